@@ -1,0 +1,39 @@
+#pragma once
+// The topology concept: all a placement needs from a machine description.
+
+#include <concepts>
+#include <cstddef>
+
+#include "types.hpp"
+
+namespace numaplace {
+
+/// A NUMA topology: a node count and a distance between any two dense node indices.
+/// Everything else (levels, kind, neighbour order) is derived once by `classify` or by
+/// the topology types that cache it.
+template <class T>
+concept numa_topology = requires(const T& t, node_index a, node_index b) {
+  { t.node_count() } -> std::convertible_to<std::size_t>;
+  { t.distance(a, b) } -> std::convertible_to<distance_t>;
+};
+
+/// Optional member: whether a node has CPUs. The modern kernel ignores CPU-less nodes
+/// (PMEM, CXL, GPU memory) when it derives levels and the kind.
+template <class T>
+concept reports_cpu_less_nodes = numa_topology<T> && requires(const T& t, node_index a) {
+  { t.has_cpu(a) } -> std::convertible_to<bool>;
+};
+
+/// Whether node `a` of `t` has CPUs (true for topologies that do not say).
+template <numa_topology T>
+constexpr bool node_has_cpu(const T& t, node_index a) {
+  if constexpr (reports_cpu_less_nodes<T>) {
+    return static_cast<bool>(t.has_cpu(a));
+  } else {
+    (void)t;
+    (void)a;
+    return true;
+  }
+}
+
+}  // namespace numaplace
