@@ -1,17 +1,29 @@
-# Installation: headers, the numaplace::numaplace target and a package config, so that
-# find_package(numaplace CONFIG REQUIRED) works after cmake --install.
+# Installation: headers, the numaplace::numaplace target, the optional numaplace::hwloc
+# component and a package config, so that after cmake --install
+#   find_package(numaplace CONFIG REQUIRED)                      -> numaplace::numaplace
+#   find_package(numaplace CONFIG REQUIRED COMPONENTS hwloc)     -> also numaplace::hwloc
+# work. Needs GNUInstallDirs (included by the top-level CMakeLists.txt, before the target).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
+set(NUMAPLACE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/numaplace)
+
 install(DIRECTORY include/numaplace DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS numaplace EXPORT numaplace-targets)
-install(EXPORT numaplace-targets NAMESPACE numaplace:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/numaplace)
+install(EXPORT numaplace-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
+
+# The hwloc component has its own export set: its link interface names PkgConfig::NUMAPLACE_HWLOC,
+# which the package config re-creates with pkg-config only when the component is asked for.
+if(NUMAPLACE_HAVE_HWLOC)
+  install(TARGETS numaplace_hwloc EXPORT numaplace-hwloc-targets)
+  install(EXPORT numaplace-hwloc-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
+endif()
 
 configure_package_config_file(cmake/numaplace-config.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/numaplace-config.cmake
-  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/numaplace)
+  INSTALL_DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/numaplace-config-version.cmake
   COMPATIBILITY SameMajorVersion ARCH_INDEPENDENT)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/numaplace-config.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/numaplace-config-version.cmake
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/numaplace)
+  DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})

@@ -1,0 +1,36 @@
+// A consumer of numaplace: builds topologies, classifies them, prints the kinds and fails
+// (non-zero exit) if any is not what the kernel would say.
+#include <numaplace/numaplace.hpp>
+
+#ifdef NUMAPLACE_CONSUMER_HWLOC
+#include <hwloc.h>
+#endif
+
+#include <iostream>
+
+namespace {
+
+constexpr auto two_quads = numaplace::make_static_topology({
+    {10, 12, 32, 32},
+    {12, 10, 32, 32},
+    {32, 32, 10, 12},
+    {32, 32, 12, 10},
+});
+static_assert(two_quads.kind() == numaplace::numa_kind::backplane);
+
+}  // namespace
+
+int main() {
+  const numaplace::dynamic_topology ring = numaplace::generate::ring(4, 10);
+  std::cout << "static two_quads: " << to_string(two_quads.kind()) << '\n'
+            << "dynamic ring(4): " << to_string(ring.kind()) << '\n';
+  int failures = 0;
+  if (numaplace::classify(two_quads).kind != numaplace::numa_kind::backplane) ++failures;
+  if (ring.kind() != numaplace::numa_kind::glueless_mesh) ++failures;
+#ifdef NUMAPLACE_CONSUMER_HWLOC
+  std::cout << "hwloc API 0x" << std::hex << hwloc_get_api_version() << std::dec << '\n';
+  if (hwloc_get_api_version() < 0x20000) ++failures;
+#endif
+  std::cout << (failures == 0 ? "consumer: ok" : "consumer: WRONG") << '\n';
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,72 @@
+# Builds and runs test/consumer against numaplace in one of two ways (cmake -P script):
+#   cmake -DMODE=install|subdirectory -DSOURCE_DIR=<numaplace> -DWORK_DIR=<scratch>
+#         -DGENERATOR=<gen> -DCXX_COMPILER=<c++> [-DHWLOC=ON] -P run_consumer.cmake
+# install:      configure numaplace alone, cmake --install it into WORK_DIR/prefix, then build the
+#               consumer with find_package(numaplace CONFIG REQUIRED) and CMAKE_PREFIX_PATH.
+# subdirectory: build the consumer with add_subdirectory(<numaplace source>); the consumer's
+#               CMakeLists.txt fails if numaplace created any test or development target.
+cmake_minimum_required(VERSION 3.25)
+
+foreach(var IN ITEMS MODE SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "run_consumer.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+if(NOT DEFINED HWLOC)
+  set(HWLOC OFF)
+endif()
+
+function(step name)
+  message(STATUS "[${MODE}] ${name}: ${ARGN}")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message("${out}")
+    message(FATAL_ERROR "[${MODE}] ${name} failed (${rc})")
+  endif()
+  set(step_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(consumer_src "${CMAKE_CURRENT_LIST_DIR}")
+set(common -G "${GENERATOR}" -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release)
+
+if(MODE STREQUAL "install")
+  set(prefix "${WORK_DIR}/prefix")
+  # numaplace's own development options default to ON here (it is the top-level project), so
+  # turn them off: packaging needs the library alone.
+  step("configure numaplace" ${CMAKE_COMMAND} ${common} -S "${SOURCE_DIR}" -B "${WORK_DIR}/numaplace-build"
+       -DCMAKE_INSTALL_PREFIX=${prefix} -DNUMAPLACE_BUILD_TESTS=OFF -DNUMAPLACE_BUILD_EXAMPLES=OFF
+       -DNUMAPLACE_BUILD_BENCHMARKS=OFF)
+  step("install numaplace" ${CMAKE_COMMAND} --install "${WORK_DIR}/numaplace-build")
+  file(GLOB_RECURSE config "${prefix}/*/numaplace-config.cmake")
+  file(GLOB_RECURSE umbrella "${prefix}/include/numaplace/numaplace.hpp")
+  if(NOT config OR NOT umbrella)
+    message(FATAL_ERROR "cmake --install did not install numaplace-config.cmake and the headers under ${prefix}")
+  endif()
+  step("configure consumer" ${CMAKE_COMMAND} ${common} -S "${consumer_src}" -B "${WORK_DIR}/consumer-build"
+       -DNUMAPLACE_CONSUMER_MODE=package -DNUMAPLACE_CONSUMER_HWLOC=${HWLOC} -DCMAKE_PREFIX_PATH=${prefix}
+       -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON)
+  # The consumer must have found the installed copy, not the source tree.
+  if(NOT step_output MATCHES "numaplace [0-9.]+ from ${prefix}/")
+    message("${step_output}")
+    message(FATAL_ERROR "the consumer did not find numaplace under ${prefix}")
+  endif()
+elseif(MODE STREQUAL "subdirectory")
+  step("configure consumer" ${CMAKE_COMMAND} ${common} -S "${consumer_src}" -B "${WORK_DIR}/consumer-build"
+       -DNUMAPLACE_CONSUMER_MODE=subdirectory -DNUMAPLACE_CONSUMER_HWLOC=${HWLOC}
+       -DNUMAPLACE_SOURCE_DIR=${SOURCE_DIR})
+else()
+  message(FATAL_ERROR "run_consumer.cmake: MODE must be install or subdirectory, not '${MODE}'")
+endif()
+
+step("build consumer" ${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-build")
+find_program(consumer_exe consumer PATHS "${WORK_DIR}/consumer-build" NO_DEFAULT_PATH)
+if(NOT consumer_exe)
+  message(FATAL_ERROR "[${MODE}] the consumer executable was not built")
+endif()
+step("run consumer" "${consumer_exe}")
+message("${step_output}")
+if(NOT step_output MATCHES "consumer: ok")
+  message(FATAL_ERROR "[${MODE}] the consumer did not report success")
+endif()
