@@ -1,0 +1,229 @@
+#pragma once
+// Topology discovery through hwloc: the optional numaplace::hwloc component (link it to use
+// this header; the core headers never include <hwloc.h>).
+//
+// Nodes are hwloc's NUMANODE objects, listed by OS index (the sysfs `nodeN` order); a node's
+// CPUs are the OS indexes of the PUs in its cpuset. Distances come from hwloc's distances API:
+// an OS-provided latency matrix is preferred, then any latency matrix covering every node.
+// When hwloc has none (a single node, or a platform that reports none) the loader assumes
+// 10 local / 20 remote, as Linux itself does without a SLIT, and says so in hwloc_details.
+
+#include <hwloc.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "dynamic_topology.hpp"
+#include "error.hpp"
+#include "types.hpp"
+
+namespace numaplace::load {
+
+/// Where a hwloc-loaded topology's distances came from.
+enum class hwloc_distances_origin {
+  os_latency,   ///< a latency matrix hwloc read from the OS (the kernel's SLIT view)
+  latency,      ///< another latency matrix covering every node (e.g. one a user added)
+  single_node,  ///< one node: the only distance is the local 10
+  assumed,      ///< hwloc reported no usable matrix: 10 local / 20 remote was assumed
+};
+
+/// What hwloc said besides the topology itself; pass one to load::hwloc to learn it.
+struct hwloc_details {
+  hwloc_distances_origin origin = hwloc_distances_origin::assumed;
+  std::string matrix_name;  ///< hwloc's name for the matrix used ("NUMALatency"), if any
+};
+
+/// Owns a hwloc topology handle; destroys it on scope exit.
+struct hwloc_topology_deleter {
+  void operator()(hwloc_topology_t t) const noexcept { hwloc_topology_destroy(t); }
+};
+using hwloc_topology_ptr = std::unique_ptr<std::remove_pointer_t<hwloc_topology_t>, hwloc_topology_deleter>;
+
+namespace detail {
+
+inline topology_error hwloc_failure(const std::string& call, int saved_errno) {
+  return topology_error({"hwloc", 0, std::nullopt, std::nullopt},
+                        call + " failed: " + std::strerror(saved_errno));
+}
+
+// An initialised, not yet loaded topology.
+inline hwloc_topology_ptr hwloc_init() {
+  hwloc_topology_t raw = nullptr;
+  if (hwloc_topology_init(&raw) != 0) throw hwloc_failure("hwloc_topology_init", errno);
+  return hwloc_topology_ptr(raw);
+}
+
+inline void hwloc_load(hwloc_topology_t t) {
+  if (hwloc_topology_load(t) != 0) throw hwloc_failure("hwloc_topology_load", errno);
+}
+
+inline std::vector<unsigned> hwloc_os_cpus(hwloc_const_cpuset_t set) {
+  std::vector<unsigned> cpus;
+  if (set == nullptr || hwloc_bitmap_weight(set) < 0) return cpus;  // absent or infinite: unknown
+  for (int id = hwloc_bitmap_first(set); id != -1; id = hwloc_bitmap_next(set, id)) {
+    cpus.push_back(static_cast<unsigned>(id));
+  }
+  return cpus;
+}
+
+// The NUMA node objects in OS-index order, which is our node order.
+inline std::vector<hwloc_obj_t> hwloc_numa_nodes(hwloc_topology_t t) {
+  const int count = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+  std::vector<hwloc_obj_t> nodes;
+  for (int i = 0; i < count; ++i) nodes.push_back(hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i)));
+  std::sort(nodes.begin(), nodes.end(), [](hwloc_obj_t a, hwloc_obj_t b) { return a->os_index < b->os_index; });
+  return nodes;
+}
+
+inline node_attributes hwloc_node_attributes(hwloc_obj_t node) {
+  node_attributes a;
+  a.id = static_cast<node_id>(node->os_index);
+  a.cpus = hwloc_os_cpus(node->cpuset);
+  a.has_cpu = !a.cpus.empty();
+  a.memory_bytes = node->attr != nullptr ? node->attr->numanode.local_memory : 0;
+  a.has_memory = a.memory_bytes != 0;
+  return a;
+}
+
+// Releases every matrix hwloc_distances_get_by_type handed out.
+struct hwloc_distance_list {
+  hwloc_topology_t topology;
+  std::vector<hwloc_distances_s*> matrices;
+  hwloc_distance_list(hwloc_topology_t t, std::size_t count) : topology(t), matrices(count, nullptr) {}
+  hwloc_distance_list(const hwloc_distance_list&) = delete;
+  hwloc_distance_list& operator=(const hwloc_distance_list&) = delete;
+  ~hwloc_distance_list() {
+    for (hwloc_distances_s* m : matrices) hwloc_distances_release(topology, m);
+  }
+};
+
+inline bool hwloc_covers(hwloc_distances_s& m, const std::vector<hwloc_obj_t>& nodes) {
+  if (m.nbobjs != nodes.size()) return false;
+  for (hwloc_obj_t n : nodes) {
+    if (hwloc_distances_obj_index(&m, n) < 0) return false;
+  }
+  return true;
+}
+
+// The matrix to use: an OS latency matrix first, then any latency one; never bandwidths,
+// whose values grow as nodes get closer.
+inline hwloc_distances_s* hwloc_pick_matrix(const hwloc_distance_list& list,
+                                                  const std::vector<hwloc_obj_t>& nodes,
+                                                  hwloc_distances_origin& origin) {
+  hwloc_distances_s* fallback = nullptr;
+  for (hwloc_distances_s* m : list.matrices) {
+    if ((m->kind & HWLOC_DISTANCES_KIND_MEANS_LATENCY) == 0 || !hwloc_covers(*m, nodes)) continue;
+    if ((m->kind & HWLOC_DISTANCES_KIND_FROM_OS) != 0) {
+      origin = hwloc_distances_origin::os_latency;
+      return m;
+    }
+    if (fallback == nullptr) fallback = m;
+  }
+  if (fallback != nullptr) origin = hwloc_distances_origin::latency;
+  return fallback;
+}
+
+inline std::vector<std::vector<long long>> hwloc_rows(hwloc_distances_s& m, const std::vector<hwloc_obj_t>& nodes) {
+  std::vector<std::vector<long long>> rows(nodes.size(), std::vector<long long>(nodes.size()));
+  std::vector<unsigned> slot(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    slot[i] = static_cast<unsigned>(hwloc_distances_obj_index(&m, nodes[i]));
+  }
+  for (std::size_t r = 0; r < nodes.size(); ++r) {
+    for (std::size_t c = 0; c < nodes.size(); ++c) {
+      const hwloc_uint64_t v = m.values[std::size_t{slot[r]} * m.nbobjs + slot[c]];
+      rows[r][c] = v > static_cast<hwloc_uint64_t>(LLONG_MAX) ? LLONG_MAX : static_cast<long long>(v);  // validation reports it
+    }
+  }
+  return rows;
+}
+
+inline std::vector<std::vector<long long>> assumed_rows(std::size_t n) {
+  std::vector<std::vector<long long>> rows(n, std::vector<long long>(n, 20));
+  for (std::size_t i = 0; i < n; ++i) rows[i][i] = slit_local_distance;
+  return rows;
+}
+
+}  // namespace detail
+
+/// The topology hwloc describes. `details`, when given, says where the distances came from
+/// (in particular whether 10/20 was assumed). Throws topology_error when hwloc fails or its
+/// distances are not a valid matrix (the message names the hwloc matrix).
+inline dynamic_topology hwloc(hwloc_topology_t topology, hwloc_details* details = nullptr) {
+  const std::vector<hwloc_obj_t> nodes = detail::hwloc_numa_nodes(topology);
+  if (nodes.empty()) throw topology_error({"hwloc", 0, std::nullopt, std::nullopt}, "hwloc reports no NUMA node");
+  std::vector<node_attributes> attributes;
+  for (hwloc_obj_t n : nodes) attributes.push_back(detail::hwloc_node_attributes(n));
+
+  hwloc_details found;
+  std::vector<std::vector<long long>> rows;
+  if (nodes.size() == 1) {
+    found.origin = hwloc_distances_origin::single_node;
+    rows = detail::assumed_rows(1);
+  } else {
+    unsigned count = 0;
+    if (hwloc_distances_get_by_type(topology, HWLOC_OBJ_NUMANODE, &count, nullptr, 0, 0) != 0) {
+      throw detail::hwloc_failure("hwloc_distances_get_by_type", errno);
+    }
+    detail::hwloc_distance_list list(topology, count);
+    if (count != 0 &&
+        hwloc_distances_get_by_type(topology, HWLOC_OBJ_NUMANODE, &count, list.matrices.data(), 0, 0) != 0) {
+      list.matrices.clear();  // nothing was handed out
+      throw detail::hwloc_failure("hwloc_distances_get_by_type", errno);
+    }
+    list.matrices.resize(std::min<std::size_t>(count, list.matrices.size()));  // hwloc may report fewer
+    hwloc_distances_s* m = detail::hwloc_pick_matrix(list, nodes, found.origin);
+    if (m != nullptr) {
+      const char* name = hwloc_distances_get_name(topology, m);
+      found.matrix_name = name != nullptr ? name : "";
+      rows = detail::hwloc_rows(*m, nodes);
+    } else {
+      found.origin = hwloc_distances_origin::assumed;
+      rows = detail::assumed_rows(nodes.size());
+    }
+  }
+  try {
+    dynamic_topology t(rows, std::move(attributes));
+    if (details != nullptr) *details = std::move(found);
+    return t;
+  } catch (const topology_error& e) {
+    const std::string matrix = found.matrix_name.empty() ? "unnamed" : found.matrix_name;
+    throw e.located("hwloc distances matrix \"" + matrix + "\"", 0);
+  }
+}
+
+/// Discovers the machine this process runs on.
+inline dynamic_topology hwloc_this_machine(hwloc_details* details = nullptr) {
+  hwloc_topology_ptr t = detail::hwloc_init();
+  detail::hwloc_load(t.get());
+  return hwloc(t.get(), details);
+}
+
+/// A loaded hwloc synthetic topology, e.g. "pack:2 numa:2 core:2 pu:1", for tests and
+/// examples that want to add distances (hwloc_distances_add_*) before calling load::hwloc.
+inline hwloc_topology_ptr hwloc_open_synthetic(const std::string& description) {
+  hwloc_topology_ptr t = detail::hwloc_init();
+  if (hwloc_topology_set_synthetic(t.get(), description.c_str()) != 0) {
+    throw topology_error({"hwloc", 0, std::nullopt, std::nullopt},
+                         "invalid hwloc synthetic description \"" + description + "\"");
+  }
+  detail::hwloc_load(t.get());
+  return t;
+}
+
+/// The topology of a hwloc synthetic description. Synthetic topologies carry no distances,
+/// so a multi-node one gets the assumed 10/20 (see hwloc_details).
+inline dynamic_topology hwloc_synthetic(const std::string& description, hwloc_details* details = nullptr) {
+  return hwloc(hwloc_open_synthetic(description).get(), details);
+}
+
+}  // namespace numaplace::load

@@ -1,0 +1,141 @@
+// The hwloc loader: nodes, CPUs and memory from hwloc objects, distances from its distances API.
+#include <doctest/doctest.h>
+
+#include <numaplace/topology/load_hwloc.hpp>
+
+#include <string>
+#include <vector>
+
+#include "hwloc_distances_fixture.hpp"
+
+using namespace numaplace;
+using numaplace::load::hwloc_distances_origin;
+
+namespace {
+
+// Seed 000's machine: two quads behind node controllers, BACKPLANE.
+const std::vector<std::vector<hwloc_uint64_t>> seed000_rows{
+    {10, 12, 17, 17, 19, 19, 19, 19}, {12, 10, 17, 17, 19, 19, 19, 19}, {17, 17, 10, 12, 19, 19, 19, 19},
+    {17, 17, 12, 10, 19, 19, 19, 19}, {19, 19, 19, 19, 10, 12, 17, 17}, {19, 19, 19, 19, 12, 10, 17, 17},
+    {19, 19, 19, 19, 17, 17, 10, 12}, {19, 19, 19, 19, 17, 17, 12, 10},
+};
+
+// A 4-node ring 10/20/30: the kernel's GLUELESS_MESH example.
+const std::vector<std::vector<hwloc_uint64_t>> ring4_rows{
+    {10, 20, 30, 20}, {20, 10, 20, 30}, {30, 20, 10, 20}, {20, 30, 20, 10}};
+
+std::vector<distance_t> levels_of(const dynamic_topology& t) { return {t.levels().begin(), t.levels().end()}; }
+
+}  // namespace
+
+TEST_CASE("a synthetic topology gives its NUMA nodes, CPUs and memory") {
+  load::hwloc_details details;
+  const dynamic_topology t = load::hwloc_synthetic("pack:2 numa:2 core:2 pu:2", &details);
+  REQUIRE(t.node_count() == 4);
+  for (node_index i = 0; i < 4; ++i) {
+    CHECK(t.id_of(i) == static_cast<node_id>(i));
+    CHECK(t.has_cpu(i));
+    CHECK(t.has_memory(i));
+    CHECK(t.memory_bytes(i) > 0);
+  }
+  CHECK(std::vector<unsigned>(t.cpus(0).begin(), t.cpus(0).end()) == std::vector<unsigned>{0, 1, 2, 3});
+  CHECK(std::vector<unsigned>(t.cpus(3).begin(), t.cpus(3).end()) == std::vector<unsigned>{12, 13, 14, 15});
+}
+
+TEST_CASE("without a distance matrix, 10 local / 20 remote is assumed and reported") {
+  load::hwloc_details details;
+  const dynamic_topology t = load::hwloc_synthetic("pack:2 numa:2 core:1 pu:1", &details);
+  CHECK(details.origin == hwloc_distances_origin::assumed);
+  CHECK(details.matrix_name.empty());
+  CHECK(t.distance(0, 0) == 10);
+  CHECK(t.distance(0, 3) == 20);
+  CHECK(t.kind() == numa_kind::direct);
+  CHECK(levels_of(t) == std::vector<distance_t>{10, 20});
+}
+
+TEST_CASE("a single NUMA node needs no matrix") {
+  load::hwloc_details details;
+  const dynamic_topology t = load::hwloc_synthetic("pack:1 core:4 pu:1", &details);
+  REQUIRE(t.node_count() == 1);
+  CHECK(details.origin == hwloc_distances_origin::single_node);
+  CHECK(t.kind() == numa_kind::direct);
+  CHECK(t.cpus(0).size() == 4);
+}
+
+TEST_CASE("an OS latency matrix gives the kernel's kind: backplane") {
+  auto topo = load::hwloc_open_synthetic("pack:2 numa:4 core:1 pu:2");
+  numaplace_test::add_numa_distances(topo.get(), seed000_rows, numaplace_test::os_latency, "NUMALatency");
+  load::hwloc_details details;
+  const dynamic_topology t = load::hwloc(topo.get(), &details);
+  CHECK(details.origin == hwloc_distances_origin::os_latency);
+  CHECK(details.matrix_name == "NUMALatency");
+  CHECK(t.kind() == numa_kind::backplane);
+  CHECK(levels_of(t) == std::vector<distance_t>{10, 12, 17, 19});
+  CHECK(t.max_distance() == 19);
+}
+
+TEST_CASE("a user latency matrix gives the kernel's kind: glueless mesh") {
+  auto topo = load::hwloc_open_synthetic("numa:4 core:1 pu:1");
+  numaplace_test::add_numa_distances(topo.get(), ring4_rows, numaplace_test::user_latency, "ring");
+  load::hwloc_details details;
+  const dynamic_topology t = load::hwloc(topo.get(), &details);
+  CHECK(details.origin == hwloc_distances_origin::latency);
+  CHECK(t.kind() == numa_kind::glueless_mesh);
+  CHECK(t.max_distance() == 30);
+}
+
+TEST_CASE("hwloc's object order is mapped to ours (nodes by OS index)") {
+  auto topo = load::hwloc_open_synthetic("numa:4 core:1 pu:1");
+  // Rows given for nodes 3 2 1 0: node 3 is 11 from node 2, everything else 20 apart.
+  const std::vector<std::vector<hwloc_uint64_t>> reversed{
+      {10, 11, 20, 20}, {11, 10, 20, 20}, {20, 20, 10, 20}, {20, 20, 20, 10}};
+  numaplace_test::add_numa_distances(topo.get(), reversed, {3, 2, 1, 0}, numaplace_test::os_latency, "reversed");
+  const dynamic_topology t = load::hwloc(topo.get());
+  CHECK(t.distance(3, 2) == 11);
+  CHECK(t.distance(2, 3) == 11);
+  CHECK(t.distance(0, 1) == 20);
+  CHECK(t.neighbours(3)[1] == 2);
+}
+
+TEST_CASE("an OS latency matrix is preferred over a user one") {
+  auto topo = load::hwloc_open_synthetic("numa:4 core:1 pu:1");
+  numaplace_test::add_numa_distances(topo.get(), ring4_rows, numaplace_test::user_latency, "user");
+  numaplace_test::add_numa_distances(
+      topo.get(), {{10, 21, 21, 21}, {21, 10, 21, 21}, {21, 21, 10, 21}, {21, 21, 21, 10}},
+      numaplace_test::os_latency, "os");
+  load::hwloc_details details;
+  const dynamic_topology t = load::hwloc(topo.get(), &details);
+  CHECK(details.matrix_name == "os");
+  CHECK(t.distance(0, 2) == 21);
+}
+
+TEST_CASE("bandwidth matrices and matrices missing nodes are not used") {
+  auto topo = load::hwloc_open_synthetic("numa:4 core:1 pu:1");
+  numaplace_test::add_numa_distances(
+      topo.get(), {{900, 100, 100, 100}, {100, 900, 100, 100}, {100, 100, 900, 100}, {100, 100, 100, 900}},
+      numaplace_test::user_bandwidth, "bandwidth");
+  numaplace_test::add_numa_distances(topo.get(), {{10, 12}, {12, 10}}, {0, 1}, numaplace_test::os_latency, "half");
+  load::hwloc_details details;
+  const dynamic_topology t = load::hwloc(topo.get(), &details);
+  CHECK(details.origin == hwloc_distances_origin::assumed);
+  CHECK(t.distance(0, 1) == 20);
+}
+
+TEST_CASE("a matrix Linux would reject is a topology_error naming the hwloc matrix") {
+  auto topo = load::hwloc_open_synthetic("numa:2 core:1 pu:1");
+  numaplace_test::add_numa_distances(topo.get(), {{10, 300}, {300, 10}}, numaplace_test::os_latency, "NUMALatency");
+  CHECK_THROWS_WITH_AS(load::hwloc(topo.get()),
+                       doctest::Contains("hwloc distances matrix \"NUMALatency\": row 0, column 1: distance 300"),
+                       topology_error);
+}
+
+TEST_CASE("an invalid synthetic description is a topology_error") {
+  CHECK_THROWS_WITH_AS(load::hwloc_synthetic("pack:two"), doctest::Contains("invalid hwloc synthetic description"),
+                       topology_error);
+}
+
+TEST_CASE("this machine loads") {
+  const dynamic_topology t = load::hwloc_this_machine();
+  CHECK(t.node_count() >= 1);
+  CHECK(t.local_distance() == 10);
+}
