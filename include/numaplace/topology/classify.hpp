@@ -75,14 +75,14 @@ constexpr classification classify(const T& t, kernel_era era = kernel_era::moder
     if (c.levels.size() <= 2) return c;
   } else {
     // Older kernels read node 0's row only; a distance absent from it is invisible.
-    if (era == kernel_era::v4_16) c.levels.insert(c.local_distance);
+    if (era != kernel_era::v3_19) c.levels.insert(c.local_distance);
     for (node_index b = 0; b < n; ++b) {
       const auto d = static_cast<distance_t>(t.distance(0, b));
       if (d > c.local_distance) c.levels.insert(d);
     }
     if (c.levels.empty()) return c;  // a single node (v3.19): max stays 0
     c.max_distance = c.levels.back();
-    if (c.levels.size() <= 1) return c;
+    if (c.levels.size() <= (era == kernel_era::v5_10 ? 2u : 1u)) return c;
   }
   c.kind = detail::classify_far_pair(t, c.max_distance, era);
   return c;

@@ -46,6 +46,7 @@ constexpr std::string_view to_string(numa_kind kind) noexcept {
 enum class kernel_era : std::uint8_t {
   v3_19,   ///< levels from node 0's row, identity excluded; DIRECT when <= 1 level
   v4_16,   ///< identity stored as level 0 but still DIRECT only when <= 1: 10/20 boxes read as backplane
+  v5_10,   ///< node 0's row with the identity level, DIRECT when <= 2 (the v4.16 slip fixed)
   modern,  ///< all pairs of CPU-bearing nodes; DIRECT when <= 2 levels (v5.18+)
 };
 

@@ -1,0 +1,211 @@
+#pragma once
+// placement<Topology, Policies...>: the composer.
+//
+// A placement binds a kinded topology (its kind is a compile-time constant) to a list of
+// policy classes. Boost.Hana filters the list at compile time (a policy whose
+// applies_to<Kind> is false is dropped, so on a direct topology neighbour weighting and group
+// narrowing are not even instantiated) and folds over each hook the remaining policies
+// declare (see policy/hooks.hpp). Policies that need precomputed facts (node groups per
+// level, say) take the topology in their constructor; decisions then only read.
+//
+// Decisions are noexcept, allocate nothing and mutate nothing: one placement may be shared
+// by any number of threads, each deciding for its own task. Building a placement allocates.
+
+#include <boost/hana/filter.hpp>
+#include <boost/hana/fold_left.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/length.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/type.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+#include <utility>
+
+#include "policy/hooks.hpp"
+#include "policy/inputs.hpp"
+#include "stats/fault_view.hpp"
+#include "topology/kinded_topology.hpp"
+#include "topology/types.hpp"
+
+namespace numaplace {
+
+namespace detail {
+
+namespace hana = boost::hana;
+
+// The policies of Ps... that take part on kind K, as a hana::tuple of hana::type_c.
+template <numa_kind K, class... Ps>
+constexpr auto active_policies() {
+  return hana::filter(hana::tuple_t<Ps...>,
+                      [](auto t) { return hana::bool_c<policy_applies<typename decltype(t)::type, K>()>; });
+}
+
+// The same as a hana::tuple of policy instances.
+template <numa_kind K, class... Ps>
+using active_policy_tuple =
+    typename decltype(hana::unpack(active_policies<K, Ps...>(), hana::template_<hana::tuple>))::type;
+
+// A policy built from the topology when it wants to precompute, default-built otherwise.
+template <class P, class View>
+P make_policy(const View& view) {
+  if constexpr (std::is_constructible_v<P, const View&>) {
+    return P(view);
+  } else {
+    return P();
+  }
+}
+
+}  // namespace detail
+
+/// A policy that makes the base choice of task_numa_placement.
+template <class P, class Placement>
+concept selects_preferred = requires(const P& p, const Placement& pl, const decision_input& in) {
+  { p.select_preferred(pl, in) } -> std::same_as<node_index>;
+};
+
+template <class View, class... Policies>
+class placement {
+  using policy_tuple = detail::active_policy_tuple<View::kind, Policies...>;
+
+ public:
+  using topology_type = View;
+  static constexpr numa_kind kind = View::kind;
+
+  explicit placement(const View& view)
+      : view_(view),
+        policies_(boost::hana::unpack(detail::active_policies<kind, Policies...>(), [&](auto... types) {
+          return policy_tuple(detail::make_policy<typename decltype(types)::type>(view)...);
+        })) {}
+
+  const View& topology() const noexcept { return view_; }
+  std::size_t node_count() const noexcept { return view_.node_count(); }
+
+  /// How many of the listed policies take part on this kind (for tests and `explain`).
+  static constexpr std::size_t active_policy_count() noexcept {
+    return boost::hana::length(policy_tuple{}).value;
+  }
+
+  /// task_numa_placement(): the node the task should prefer, or no_node when its faults give
+  /// no answer (the kernel then leaves numa_preferred_nid as it was).
+  node_index preferred_node(const decision_input& in) const noexcept {
+    static_assert(((selects_preferred<Policies, placement> ? 1 : 0) + ... + 0) == 1,
+                  "numaplace: a stack needs exactly one policy that declares select_preferred (e.g. fault_scoring)");
+    node_index nid = no_node;
+    boost::hana::for_each(policies_, [&](const auto& p) {
+      if constexpr (requires { p.select_preferred(*this, in); }) nid = p.select_preferred(*this, in);
+    });
+    if (nid == no_node) return nid;
+    return boost::hana::fold_left(policies_, nid, [&](node_index n, const auto& p) {
+      if constexpr (requires { p.refine_preferred(*this, in, n); }) {
+        return p.refine_preferred(*this, in, n);
+      } else {
+        return n;
+      }
+    });
+  }
+
+  /// preferred_group_nid(): the group's node, starting from the node with its most faults.
+  /// Identity when no policy narrows (always so on direct topologies).
+  node_index group_node(const decision_input& in, node_index nid) const noexcept {
+    return boost::hana::fold_left(policies_, nid, [&](node_index n, const auto& p) {
+      if constexpr (requires { p.choose_group_node(*this, in, n); }) {
+        return p.choose_group_node(*this, in, n);
+      } else {
+        return n;
+      }
+    });
+  }
+
+  /// score_nearby_nodes(): faults on nodes near `nid` as counted at hop limit `dist`.
+  std::uint64_t score_nearby(const fault_view& faults, node_index nid, distance_t dist) const noexcept {
+    return boost::hana::fold_left(policies_, std::uint64_t{0}, [&](std::uint64_t sum, const auto& p) {
+      if constexpr (requires { p.score_nearby(*this, faults, nid, dist); }) {
+        return sum + p.score_nearby(*this, faults, nid, dist);
+      } else {
+        return sum;
+      }
+    });
+  }
+
+  /// task_weight() / group_weight(): per-mille share of the faults on and near `nid`.
+  /// Unsigned wrap-around arithmetic, as the kernel's; 0 when there are no faults.
+  std::uint64_t weight(const fault_view& faults, node_index nid, distance_t dist) const noexcept {
+    if (faults.empty() || faults.total == 0) return 0;
+    return 1000 * (faults.faults(nid) + score_nearby(faults, nid, dist)) / faults.total;
+  }
+  std::uint64_t task_weight(const decision_input& in, node_index nid, distance_t dist) const noexcept {
+    return weight(in.task, nid, dist);
+  }
+  std::uint64_t group_weight(const decision_input& in, node_index nid, distance_t dist) const noexcept {
+    return weight(in.group, nid, dist);
+  }
+
+  /// Whether task_numa_migrate should look beyond the preferred node.
+  bool scan_all_nodes(const decision_input& in) const noexcept {
+    return boost::hana::fold_left(policies_, false, [&](bool any, const auto& p) {
+      if constexpr (requires { p.scan_all_nodes(*this, in); }) {
+        return any || p.scan_all_nodes(*this, in);
+      } else {
+        return any;
+      }
+    });
+  }
+
+  /// adjust_numa_imbalance(): the imbalance left after the stack's allowance (unchanged when
+  /// the stack has no imbalance policy).
+  long adjust_imbalance(const imbalance_args& args) const noexcept {
+    return boost::hana::fold_left(policies_, args.imbalance, [&](long imb, const auto& p) {
+      if constexpr (requires { p.adjust_imbalance(args); }) {
+        imbalance_args a = args;
+        a.imbalance = imb;
+        return p.adjust_imbalance(a);
+      } else {
+        return imb;
+      }
+    });
+  }
+
+  /// numa_has_capacity(): true unless a capacity policy refuses the move.
+  bool has_capacity(const node_load& src, const node_load& dst) const noexcept {
+    return boost::hana::fold_left(policies_, true, [&](bool ok, const auto& p) {
+      if constexpr (requires { p.has_capacity(src, dst); }) {
+        return ok && p.has_capacity(src, dst);
+      } else {
+        return ok;
+      }
+    });
+  }
+
+  /// The nodes a shared group's memory should interleave over (out[n] for every node n).
+  /// Without an interleave policy: only the group's (or task's) preferred node.
+  void interleave_nodes(const decision_input& in, std::span<bool> out) const noexcept {
+    bool done = false;
+    boost::hana::for_each(policies_, [&](const auto& p) {
+      if constexpr (requires { p.interleave_nodes(*this, in, out); }) {
+        if (!done) p.interleave_nodes(*this, in, out);
+        done = true;
+      }
+    });
+    if (done) return;
+    for (bool& b : out) b = false;
+    const node_index nid = preferred_node(in);
+    if (nid != no_node && nid < out.size()) out[nid] = true;
+  }
+
+  /// Each policy that takes part, for introspection (`f(policy)` in stack order).
+  template <class F>
+  void for_each_policy(F&& f) const {
+    boost::hana::for_each(policies_, std::forward<F>(f));
+  }
+
+ private:
+  View view_;
+  policy_tuple policies_;
+};
+
+}  // namespace numaplace

@@ -1,0 +1,92 @@
+#pragma once
+// fault_scoring: the base choice of a preferred node from fault counts (task_numa_placement).
+// The rule changed over the years; each is a variant (spec section 2.3).
+
+#include <cstdint>
+
+#include "../stats/fault_view.hpp"
+#include "../topology/types.hpp"
+
+namespace numaplace {
+
+enum class preferred_rule : std::uint8_t {
+  v3_13,  ///< task maximum; if the group's maximum differs, best task+group weight ("vanilla")
+  v3_19,  ///< task maximum, replaced by preferred_group_nid(group maximum); gated on task faults
+  v4_19,  ///< one maximum: the group's faults when grouped, else the task's
+  v5_18,  ///< as v4.19, and a CPU-less winner is replaced by its nearest CPU node
+};
+
+template <preferred_rule Rule = preferred_rule::v5_18>
+struct fault_scoring {
+  static constexpr preferred_rule rule = Rule;
+
+  template <class Placement>
+  node_index select_preferred(const Placement& pl, const decision_input& in) const noexcept {
+    const auto n = static_cast<node_index>(pl.node_count());
+    if constexpr (Rule >= preferred_rule::v4_19) {
+      const fault_view& f = in.has_group() ? in.group : in.task;
+      std::uint64_t max_faults = 0;
+      node_index max_nid = no_node;
+      for (node_index i = 0; i < n; ++i) {
+        const std::uint64_t v = f.faults(i);
+        if (v > max_faults) {
+          max_faults = v;
+          max_nid = i;
+        }
+      }
+      if (max_faults == 0) return no_node;
+      if constexpr (Rule >= preferred_rule::v5_18) max_nid = nearest_cpu_node(pl.topology(), max_nid);
+      return in.has_group() ? pl.group_node(in, max_nid) : max_nid;
+    } else {
+      std::uint64_t max_faults = 0, max_group_faults = 0;
+      node_index max_nid = no_node, max_group_nid = no_node;
+      for (node_index i = 0; i < n; ++i) {
+        const std::uint64_t v = in.task.faults(i);
+        if (v > max_faults) {
+          max_faults = v;
+          max_nid = i;
+        }
+        if (in.has_group()) {
+          const std::uint64_t g = in.group.faults(i);
+          if (g > max_group_faults) {
+            max_group_faults = g;
+            max_group_nid = i;
+          }
+        }
+      }
+      // The kernel gates on the task's own faults, even for grouped tasks.
+      if (max_faults == 0) return no_node;
+      if (!in.has_group()) return max_nid;
+      if constexpr (Rule == preferred_rule::v3_19) {
+        return pl.group_node(in, max_group_nid);
+      } else {
+        if (max_nid == max_group_nid) return max_nid;
+        // Task and group disagree: the node with the best combined weight. Weights read
+        // nearby nodes at the largest distance, as preferred_group_nid does.
+        const distance_t dist = pl.topology().max_distance();
+        std::uint64_t max_weight = 0;
+        for (node_index i = 0; i < n; ++i) {
+          const std::uint64_t w = pl.task_weight(in, i, dist) + pl.group_weight(in, i, dist);
+          if (w > max_weight) {
+            max_weight = w;
+            max_nid = i;
+          }
+        }
+        return max_nid;
+      }
+    }
+  }
+
+  /// Since v5.18 a task cannot prefer a CPU-less node: the nearest CPU node (lowest index on
+  /// ties) stands in for it.
+  template <class View>
+  static node_index nearest_cpu_node(const View& topo, node_index nid) noexcept {
+    if (topo.has_cpu(nid)) return nid;
+    for (node_index candidate : topo.neighbours(nid)) {
+      if (topo.has_cpu(candidate)) return candidate;
+    }
+    return nid;
+  }
+};
+
+}  // namespace numaplace

@@ -1,0 +1,41 @@
+#pragma once
+// imbalance_adjustment: how much NUMA imbalance the balancer forgives (adjust_numa_imbalance,
+// spec section 6). Seed 004 moved the test from the source node's load to the destination's.
+
+#include <cstdint>
+
+#include "inputs.hpp"
+
+namespace numaplace {
+
+enum class imbalance_rule : std::uint8_t {
+  v5_7,   ///< source-based: forgive when the source runs <= 2 tasks (v5.7..v5.9)
+  v5_10,  ///< destination-based: forgive when the destination runs <= 2 tasks (seed 004)
+  v5_11,  ///< while the destination runs under 25 % of its CPUs, forgive an imbalance <= 2
+  v5_18,  ///< while dst_running < imb_numa_nr, forgive an imbalance <= 2
+  v5_19,  ///< while dst_running <= imb_numa_nr, forgive an imbalance <= 2
+};
+
+template <imbalance_rule Rule>
+struct imbalance_adjustment {
+  static constexpr imbalance_rule rule = Rule;
+  /// NUMA_IMBALANCE_MIN: small imbalances are left alone so communicating tasks stay together.
+  static constexpr long imbalance_min = 2;
+
+  constexpr long adjust_imbalance(const imbalance_args& a) const noexcept {
+    if constexpr (Rule == imbalance_rule::v5_7) {
+      return a.src_running <= imbalance_min ? 0 : a.imbalance;
+    } else if constexpr (Rule == imbalance_rule::v5_10) {
+      return a.dst_running <= imbalance_min ? 0 : a.imbalance;
+    } else {
+      bool lightly_loaded = false;
+      if constexpr (Rule == imbalance_rule::v5_11) lightly_loaded = a.dst_running < (a.dst_weight >> 2);
+      if constexpr (Rule == imbalance_rule::v5_18) lightly_loaded = a.dst_running < a.imb_numa_nr;
+      if constexpr (Rule == imbalance_rule::v5_19) lightly_loaded = a.dst_running <= a.imb_numa_nr;
+      if (!lightly_loaded) return a.imbalance;
+      return a.imbalance <= imbalance_min ? 0 : a.imbalance;
+    }
+  }
+};
+
+}  // namespace numaplace

@@ -1,0 +1,107 @@
+#pragma once
+// Named stacks: the kernels of the seeds as policy lists, side by side. The registry is a
+// hana::map keyed by compile-time strings, so the CLI, the benchmarks and the simulator list
+// and select stacks by their run-time name without a hand-written table.
+
+#include <boost/hana/first.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/map.hpp>
+#include <boost/hana/pair.hpp>
+#include <boost/hana/second.hpp>
+#include <boost/hana/string.hpp>
+#include <boost/hana/type.hpp>
+
+#include <string_view>
+#include <utility>
+
+#include "placement.hpp"
+#include "policy/capacity_check.hpp"
+#include "policy/fault_scoring.hpp"
+#include "policy/group_preferred_pull.hpp"
+#include "policy/imbalance_adjustment.hpp"
+#include "policy/neighbour_weighting.hpp"
+#include "topology/kinded_topology.hpp"
+
+namespace numaplace {
+
+/// A policy list and the kernel era whose topology classification it goes with.
+template <kernel_era Era, class... Policies>
+struct stack {
+  static constexpr kernel_era era = Era;
+  template <class View>
+  using placement_type = placement<View, Policies...>;
+};
+
+namespace stacks {
+
+/// Before seed 000: plain fault maxima, task and group combined when they disagree (v3.13-v3.18).
+using vanilla = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>>;
+
+/// Seed 000 patches 1-2: the maximum distance stored and nearby nodes weighed.
+using patches_1_2 =
+    stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, neighbour_weighting<nearby_rule::v3_19>>;
+
+/// Seed 000 patches 1-4: also a group's preferred node, towards which its tasks are pulled.
+using patches_1_4 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>,
+                          neighbour_weighting<nearby_rule::v3_19>, group_preferred_pull<group_rule::v3_19>>;
+
+/// Linux 4.2: patches 1-4 as merged, with seed 001's numa_has_capacity fix.
+using linux_4_2 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
+                        group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_2>>;
+
+/// Linux 5.10: one fault maximum, the hop-limit fix, and seed 004's destination-based imbalance.
+using linux_5_10 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
+                         group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_10>>;
+
+/// What Debian's 6.1 kernel does: CPU-less nodes ignored, imb_numa_nr allowance. The default.
+using linux_modern =
+    stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
+          group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>>;
+
+}  // namespace stacks
+
+/// Every named stack, by the name the command line uses.
+inline auto named_stacks() {
+  namespace hana = boost::hana;
+  return hana::make_map(hana::make_pair(BOOST_HANA_STRING("vanilla"), hana::type_c<stacks::vanilla>),
+                        hana::make_pair(BOOST_HANA_STRING("patches-1-2"), hana::type_c<stacks::patches_1_2>),
+                        hana::make_pair(BOOST_HANA_STRING("patches-1-4"), hana::type_c<stacks::patches_1_4>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-4.2"), hana::type_c<stacks::linux_4_2>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-5.10"), hana::type_c<stacks::linux_5_10>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-modern"), hana::type_c<stacks::linux_modern>));
+}
+
+inline constexpr std::string_view default_stack_name = "linux-modern";
+
+/// Calls `f(name, hana::type_c<Stack>)` for every named stack, in declaration order.
+template <class F>
+void for_each_stack(F&& f) {
+  boost::hana::for_each(named_stacks(), [&](auto pair) {
+    f(std::string_view(boost::hana::to<const char*>(boost::hana::first(pair))), boost::hana::second(pair));
+  });
+}
+
+/// Calls `f(hana::type_c<Stack>)` for the stack called `name`; false when there is none.
+template <class F>
+bool with_stack(std::string_view name, F&& f) {
+  bool found = false;
+  for_each_stack([&](std::string_view n, auto type) {
+    if (!found && n == name) {
+      found = true;
+      f(type);
+    }
+  });
+  return found;
+}
+
+/// Builds `Stack`'s placement for topology `t` (classified as Stack's kernel era sees it) and
+/// calls `f(placement)`: the kind is branched on here, once, never inside decisions.
+template <class Stack, cached_facts T, class F>
+decltype(auto) with_placement(const T& t, F&& f) {
+  return visit_kind(t, Stack::era, [&](const auto& view) -> decltype(auto) {
+    const typename Stack::template placement_type<std::decay_t<decltype(view)>> pl(view);
+    return f(pl);
+  });
+}
+
+}  // namespace numaplace
