@@ -1,0 +1,152 @@
+#pragma once
+// The machine itself, from Linux's /sys/devices/system/node:
+//   online, has_cpu, has_memory   node lists such as "0-1,3"
+//   nodeN/distance                one line: N's distance to every *online* node, in id order
+//                                 (drivers/base/node.c, node_read_distance: for_each_online_node)
+//   nodeN/cpulist                 "0-3,8-11", empty for a CPU-less node
+//   nodeN/meminfo                 "Node N MemTotal:   16384 kB" among other lines
+// A tree copied elsewhere (hwloc's test tarballs, our fixtures) loads the same way.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "cpulist.hpp"
+#include "dynamic_topology.hpp"
+#include "text_input.hpp"
+#include "types.hpp"
+
+namespace numaplace::load {
+
+namespace detail {
+
+// A node list file (online, has_cpu, has_memory); nullopt when the file is absent.
+inline std::optional<std::vector<unsigned>> sysfs_node_list(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) return std::nullopt;
+  const std::string source = file.string();
+  auto ids = parse_cpulist(read_text(file), source, 1);
+  for (const unsigned id : ids) {
+    if (id >= max_nodes) {
+      fail(source, 1, "node id " + std::to_string(id) + " is outside 0.." + std::to_string(max_nodes - 1));
+    }
+  }
+  return ids;
+}
+
+// Without an `online` file (some copied trees lack it), every nodeN folder counts as online.
+inline std::vector<unsigned> sysfs_node_folders(const std::filesystem::path& root) {
+  std::vector<unsigned> ids;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with("node") || !all_digits(std::string_view(name).substr(4))) continue;
+    if (!entry.is_directory(ec)) continue;
+    ids.push_back(static_cast<unsigned>(parse_node_id(std::string_view(name).substr(4), entry.path().string(), 0)));
+  }
+  if (ec) fail(root.string(), 0, "cannot list the folder: " + ec.message());
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+// "Node 0 MemTotal:       16384 kB" -> bytes.
+inline std::uint64_t sysfs_mem_total(const std::filesystem::path& file, unsigned id) {
+  const std::string source = file.string();
+  const std::string text = read_text(file);
+  for (const auto& [line, number] : split_lines(text)) {
+    const auto words = split_words(line);
+    if (words.size() < 3 || words[2] != "MemTotal:") continue;
+    if (words.size() != 5 || words[0] != "Node" || words[4] != "kB") {
+      fail(source, number, "expected 'Node " + std::to_string(id) + " MemTotal: <number> kB'");
+    }
+    if (parse_node_id(words[1], source, number) != static_cast<node_id>(id)) {
+      fail(source, number, "the MemTotal line is for node " + std::string(words[1]) + ", not node " + std::to_string(id));
+    }
+    const auto kib = parse_unsigned(words[3], "MemTotal", std::numeric_limits<std::uint64_t>::max(), source, number);
+    return bytes_of(kib, 1024, source, number);
+  }
+  fail(source, 0, "no MemTotal line");
+}
+
+inline bool contains(const std::optional<std::vector<unsigned>>& list, unsigned id) {
+  return !list || std::binary_search(list->begin(), list->end(), id);
+}
+
+}  // namespace detail
+
+/// Reads a sysfs node tree (the running machine's by default). Offline node folders are
+/// skipped; without has_cpu / has_memory every online node is taken to have CPUs / memory.
+/// Throws topology_error naming the file (and line, row, column) and what was wrong.
+inline dynamic_topology sysfs(const std::filesystem::path& root = "/sys/devices/system/node") {
+  using detail::fail;
+  std::error_code ec;
+  if (!std::filesystem::exists(root, ec)) fail(root.string(), 0, "no such folder");
+  if (!std::filesystem::is_directory(root, ec)) fail(root.string(), 0, "is not a folder");
+
+  const auto listed_online = detail::sysfs_node_list(root / "online");
+  const std::vector<unsigned> online = listed_online ? *listed_online : detail::sysfs_node_folders(root);
+  if (online.empty()) {
+    fail(listed_online ? (root / "online").string() : root.string(), listed_online ? 1 : 0, "no online nodes");
+  }
+  const auto with_cpu = detail::sysfs_node_list(root / "has_cpu");
+  const auto with_memory = detail::sysfs_node_list(root / "has_memory");
+
+  std::vector<std::vector<long long>> rows;
+  std::vector<node_attributes> nodes;
+  std::vector<detail::row_origin> row_origins;
+  std::vector<detail::row_origin> node_origins;
+  for (const unsigned id : online) {
+    const auto folder = root / ("node" + std::to_string(id));
+    if (!std::filesystem::is_directory(folder, ec)) fail(folder.string(), 0, "node " + std::to_string(id) + " is online but its folder is missing");
+
+    const auto distance_file = folder / "distance";
+    const std::string distance_source = distance_file.string();
+    const std::string distance_text = detail::read_text(distance_file);
+    std::vector<long long> row;
+    std::size_t data_line = 0;
+    for (const auto& [line, number] : detail::split_lines(distance_text)) {
+      const auto words = detail::split_words(line);
+      if (words.empty()) continue;
+      if (data_line != 0) fail(distance_source, number, "more than one line of distances");
+      data_line = number;
+      if (words.size() != online.size()) {
+        fail(distance_source, number, "has " + std::to_string(words.size()) + " distances but " +
+                                          std::to_string(online.size()) +
+                                          " nodes are online (the kernel lists one per online node)");
+      }
+      for (std::size_t c = 0; c < words.size(); ++c) {
+        try {
+          row.push_back(detail::parse_integer(words[c], "distance", distance_source, number));
+        } catch (const topology_error& e) {
+          throw topology_error({distance_source, number, rows.size(), c}, e.reason());
+        }
+      }
+    }
+    if (data_line == 0) fail(distance_source, 0, "is empty");
+    rows.push_back(std::move(row));
+    row_origins.push_back({distance_source, data_line});
+
+    node_attributes node;
+    node.id = static_cast<node_id>(id);
+    node.has_cpu = detail::contains(with_cpu, id);
+    node.has_memory = detail::contains(with_memory, id);
+    const auto cpulist_file = folder / "cpulist";
+    if (std::filesystem::exists(cpulist_file, ec)) {
+      node.cpus = parse_cpulist(detail::read_text(cpulist_file), cpulist_file.string(), 1);
+    }
+    const auto meminfo_file = folder / "meminfo";
+    if (std::filesystem::exists(meminfo_file, ec)) node.memory_bytes = detail::sysfs_mem_total(meminfo_file, id);
+    nodes.push_back(std::move(node));
+    node_origins.push_back({cpulist_file.string(), 1});
+  }
+  return detail::build(rows, std::move(nodes), root.string(), row_origins, node_origins);
+}
+
+}  // namespace numaplace::load
