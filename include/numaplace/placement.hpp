@@ -12,6 +12,7 @@
 // by any number of threads, each deciding for its own task. Building a placement allocates.
 
 #include <boost/hana/filter.hpp>
+#include <boost/hana/at.hpp>
 #include <boost/hana/fold_left.hpp>
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/length.hpp>
@@ -91,8 +92,14 @@ class placement {
   }
 
   /// task_numa_placement(): the node the task should prefer, or no_node when its faults give
-  /// no answer (the kernel then leaves numa_preferred_nid as it was).
+  /// no answer (the kernel then leaves numa_preferred_nid as it was) or when the input's spans
+  /// do not match the topology's node count.
   node_index preferred_node(const decision_input& in) const noexcept {
+    // Complex kinds read neighbours' faults by topology index: refuse views of another size.
+    // The direct path only reads within the view's own span, so it needs no check.
+    if constexpr (kind != numa_kind::direct) {
+      if (!fits(in)) return no_node;
+    }
     static_assert(((selects_preferred<Policies, placement> ? 1 : 0) + ... + 0) == 1,
                   "numaplace: a stack needs exactly one policy that declares select_preferred (e.g. fault_scoring)");
     node_index nid = no_node;
@@ -107,6 +114,14 @@ class placement {
         return n;
       }
     });
+  }
+
+  /// Whether every span of `in` has one entry pair per node of the topology (cpu may be empty).
+  bool fits(const decision_input& in) const noexcept {
+    const auto fits_view = [&](const fault_view& f) {
+      return f.memory.size() == 2 * node_count() && (f.cpu.empty() || f.cpu.size() == f.memory.size());
+    };
+    return fits_view(in.task) && (!in.has_group() || fits_view(in.group));
   }
 
   /// preferred_group_nid(): the group's node, starting from the node with its most faults.
@@ -195,6 +210,12 @@ class placement {
     for (bool& b : out) b = false;
     const node_index nid = preferred_node(in);
     if (nid != no_node && nid < out.size()) out[nid] = true;
+  }
+
+  /// The I-th policy that takes part on this kind.
+  template <std::size_t I>
+  const auto& policy() const noexcept {
+    return policies_[boost::hana::size_c<I>];
   }
 
   /// Each policy that takes part, for introspection (`f(policy)` in stack order).

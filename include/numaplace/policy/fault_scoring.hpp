@@ -22,9 +22,9 @@ struct fault_scoring {
 
   template <class Placement>
   node_index select_preferred(const Placement& pl, const decision_input& in) const noexcept {
-    const auto n = static_cast<node_index>(pl.node_count());
     if constexpr (Rule >= preferred_rule::v4_19) {
       const fault_view& f = in.has_group() ? in.group : in.task;
+      const auto n = static_cast<node_index>(f.node_count());  // never reads past the view
       std::uint64_t max_faults = 0;
       node_index max_nid = no_node;
       for (node_index i = 0; i < n; ++i) {
@@ -38,6 +38,8 @@ struct fault_scoring {
       if constexpr (Rule >= preferred_rule::v5_18) max_nid = nearest_cpu_node(pl.topology(), max_nid);
       return in.has_group() ? pl.group_node(in, max_nid) : max_nid;
     } else {
+      if (!pl.fits(in)) return no_node;
+      const auto n = static_cast<node_index>(pl.node_count());
       std::uint64_t max_faults = 0, max_group_faults = 0;
       node_index max_nid = no_node, max_group_nid = no_node;
       for (node_index i = 0; i < n; ++i) {
