@@ -1,0 +1,16 @@
+#pragma once
+// This machine through hwloc, when the CLI was built with the numaplace::hwloc component.
+// Kept apart so that only hwloc_source.cpp sees <hwloc.h>.
+
+#include "topology_source.hpp"
+
+namespace numaplace_cli {
+
+/// Whether hwloc support was compiled in (the --hwloc option and the fallback use it).
+bool hwloc_available() noexcept;
+
+/// This machine as hwloc sees it; notes say when hwloc gave no distances. Throws usage_error
+/// when hwloc is not built in, numaplace::topology_error when hwloc fails.
+loaded_topology hwloc_this_machine();
+
+}  // namespace numaplace_cli

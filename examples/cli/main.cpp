@@ -1,0 +1,63 @@
+// numaplace: NUMA placement as the Linux kernel decides it, from the command line.
+// main sets up CLI11, registers the subcommands, and turns every failure into a message on
+// stderr and an exit code (2 for bad usage or bad input); nothing escapes as a crash.
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include <numaplace/topology/error.hpp>
+
+#include "command.hpp"
+#include "exit_codes.hpp"
+#include "topo_command.hpp"
+
+namespace {
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"numaplace: NUMA task placement as the Linux kernel decides it", "numaplace"};
+  app.set_version_flag("--version", NUMAPLACE_CLI_VERSION);
+  // No require_subcommand: CLI11 would then report an unknown command word as a missing
+  // subcommand; without it, the word is reported as not expected, by name.
+
+  std::vector<std::unique_ptr<numaplace_cli::command>> commands;
+  commands.push_back(numaplace_cli::make_topo_command(app));
+  // Further subcommands register here, each from its own <name>_command.hpp:
+  //   explain: why the kernel would place a task where it does
+  //   sim:     simulate placements over a topology
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version are "errors" with code 0; everything else is a usage error.
+    return app.exit(e) == 0 ? numaplace_cli::exit_ok : numaplace_cli::exit_usage;
+  }
+  for (const auto& c : commands) {
+    if (c->app().parsed()) return c->run();
+  }
+  // A bare `numaplace` describes this machine: the first command, topo, with its defaults.
+  return commands.front()->run();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_cli(argc, argv);
+  } catch (const numaplace::topology_error& e) {
+    fmt::print(stderr, "numaplace: error: {}\n", e.what());
+    return numaplace_cli::exit_bad_input;
+  } catch (const numaplace_cli::usage_error& e) {
+    fmt::print(stderr, "numaplace: error: {}\n", e.what());
+    return numaplace_cli::exit_usage;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "numaplace: error: {}\n", e.what());
+    return numaplace_cli::exit_bad_input;
+  } catch (...) {
+    fmt::print(stderr, "numaplace: error: unexpected failure\n");
+    return numaplace_cli::exit_bad_input;
+  }
+}

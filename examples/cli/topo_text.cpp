@@ -1,0 +1,90 @@
+#include "topo_text.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "cpu_ranges.hpp"
+#include "neighbour_circles.hpp"
+
+namespace numaplace_cli {
+
+namespace {
+
+using numaplace::dynamic_topology;
+using numaplace::node_index;
+
+// Binary units, one decimal where it matters: "64 GiB", "4.6 GiB".
+std::string memory_text(const numaplace::node_attributes& node) {
+  if (!node.has_memory) return "none";
+  if (node.memory_bytes == 0) return "unknown";
+  static constexpr std::array<const char*, 6> units{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double value = static_cast<double>(node.memory_bytes);
+  std::size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < units.size()) {
+    value /= 1024.0;
+    ++unit;
+  }
+  if (value == static_cast<double>(static_cast<std::uint64_t>(value))) return fmt::format("{} {}", value, units[unit]);
+  return fmt::format("{:.1f} {}", value, units[unit]);
+}
+
+void print_summary(const loaded_topology& loaded) {
+  const dynamic_topology& t = loaded.topology;
+  fmt::print("source:         {}\n", loaded.source);
+  for (const std::string& note : loaded.notes) fmt::print("note:           {}\n", note);
+  fmt::print("nodes:          {}\n", t.node_count());
+  fmt::print("kind:           {}\n", numaplace::to_string(t.kind()));
+  fmt::print("levels:         {}\n", fmt::join(t.levels(), " "));
+  fmt::print("local distance: {}\n", t.local_distance());
+  fmt::print("max distance:   {}\n", t.max_distance());
+}
+
+void print_nodes(const dynamic_topology& t) {
+  std::size_t cpu_width = 4;
+  for (node_index i = 0; i < t.node_count(); ++i) cpu_width = std::max(cpu_width, cpu_ranges(t.cpus(i)).size());
+  fmt::print("\n{:>5}  {:<{}}  {}\n", "node", "cpus", cpu_width, "memory");
+  for (node_index i = 0; i < t.node_count(); ++i) {
+    const std::string cpus = t.has_cpu(i) ? cpu_ranges(t.cpus(i)) : "none";
+    fmt::print("{:>5}  {:<{}}  {}\n", t.id_of(i), cpus.empty() ? "unknown" : cpus, cpu_width, memory_text(t.node(i)));
+  }
+}
+
+void print_distances(const dynamic_topology& t) {
+  std::size_t width = 3;
+  for (node_index i = 0; i < t.node_count(); ++i) width = std::max(width, fmt::formatted_size("{}", t.id_of(i)));
+  fmt::print("\ndistances\n{:>5} ", "node");
+  for (node_index i = 0; i < t.node_count(); ++i) fmt::print(" {:>{}}", t.id_of(i), width);
+  fmt::print("\n");
+  for (node_index r = 0; r < t.node_count(); ++r) {
+    fmt::print("{:>5} ", t.id_of(r));
+    for (node_index c = 0; c < t.node_count(); ++c) fmt::print(" {:>{}}", t.distance(r, c), width);
+    fmt::print("\n");
+  }
+}
+
+// "node 0: 10:[0] 12:[1] 17:[2 3] 19:[4 5 6 7]"
+void print_neighbours(const dynamic_topology& t) {
+  fmt::print("\nneighbours by distance\n");
+  for (node_index i = 0; i < t.node_count(); ++i) {
+    fmt::print("node {}:", t.id_of(i));
+    for (const circle& c : neighbour_circles(t, i)) fmt::print(" {}:[{}]", c.distance, fmt::join(c.nodes, " "));
+    fmt::print("\n");
+  }
+}
+
+}  // namespace
+
+void print_topology_text(const loaded_topology& loaded) {
+  print_summary(loaded);
+  print_nodes(loaded.topology);
+  print_distances(loaded.topology);
+  print_neighbours(loaded.topology);
+}
+
+}  // namespace numaplace_cli

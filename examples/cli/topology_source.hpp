@@ -1,0 +1,55 @@
+#pragma once
+// Where a command's topology comes from: --file, --preset, --sysfs, --hwloc, or this machine.
+// Shared by every subcommand that needs a machine, so they all accept the same options.
+
+#include <string>
+#include <vector>
+
+#include <numaplace/topology/dynamic_topology.hpp>
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace numaplace_cli {
+
+/// A topology and what to tell the user about where it came from.
+struct loaded_topology {
+  numaplace::dynamic_topology topology;
+  std::string source;               ///< e.g. "preset seed000-8node", "file m.txt", "sysfs /sys/..."
+  std::vector<std::string> notes;   ///< caveats, e.g. distances hwloc did not report
+};
+
+/// The sysfs folder the kernel lists NUMA nodes in.
+inline constexpr const char* default_sysfs_root = "/sys/devices/system/node";
+
+class topology_source {
+ public:
+  /// Adds the source options to `command`; they exclude one another.
+  explicit topology_source(CLI::App& command);
+  topology_source(const topology_source&) = delete;  // CLI11 writes into our members
+  topology_source& operator=(const topology_source&) = delete;
+
+  /// --list-presets was given: the command should print the presets instead of a topology.
+  bool list_presets_requested() const noexcept { return list_presets_; }
+
+  /// Loads the chosen topology. Throws numaplace::topology_error for bad input and
+  /// usage_error for a request that cannot be served (unknown preset, no hwloc).
+  loaded_topology load() const;
+
+ private:
+  std::string file_;
+  std::string preset_;
+  std::string sysfs_root_;
+  bool hwloc_ = false;
+  bool list_presets_ = false;
+  CLI::Option* file_option_ = nullptr;
+  CLI::Option* preset_option_ = nullptr;
+  CLI::Option* sysfs_option_ = nullptr;
+};
+
+/// Prints every preset's name, description and source on stdout.
+void print_presets();
+
+}  // namespace numaplace_cli

@@ -1,0 +1,57 @@
+#pragma once
+// Runs the built `numaplace` binary (NUMAPLACE_CLI) and captures what it printed and returned.
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace numaplace_cli_test {
+
+struct cli_result {
+  int exit_code = -1;  ///< -1 when the process did not exit normally (a crash)
+  std::string out;
+  std::string err;
+};
+
+// Single quotes for /bin/sh: nothing inside them is special except the quote itself.
+inline std::string shell_quoted(const std::string& word) {
+  std::string q = "'";
+  for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+inline cli_result run_numaplace(const std::vector<std::string>& args) {
+  static int run_number = 0;
+  const std::filesystem::path err_file =
+      std::filesystem::temp_directory_path() /
+      ("numaplace-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(++run_number) + ".err");
+  std::string command = shell_quoted(NUMAPLACE_CLI);
+  for (const std::string& a : args) command += " " + shell_quoted(a);
+  command += " 2>" + shell_quoted(err_file.string()) + " </dev/null";
+
+  cli_result result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer{};
+  for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) result.out.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  if (status != -1 && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+
+  std::ostringstream err;
+  err << std::ifstream(err_file).rdbuf();
+  result.err = err.str();
+  std::filesystem::remove(err_file);
+  return result;
+}
+
+/// A file under test/data.
+inline std::string data_file(const std::string& relative) { return std::string(NUMAPLACE_TEST_DATA) + "/" + relative; }
+
+}  // namespace numaplace_cli_test

@@ -1,0 +1,70 @@
+// `numaplace topo` as people read it, `--list-presets`, `--help`, and this machine.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "cli_runner.hpp"
+
+using numaplace_cli_test::data_file;
+using numaplace_cli_test::run_numaplace;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("the text view shows the summary, the matrix and the neighbour circles") {
+  const auto r = run_numaplace({"topo", "--preset", "seed000-8node"});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "kind:           backplane"));
+  CHECK(contains(r.out, "levels:         10 12 17 19"));
+  CHECK(contains(r.out, "max distance:   19"));
+  CHECK(contains(r.out, "node 0: 10:[0] 12:[1] 17:[2 3] 19:[4 5 6 7]"));
+  CHECK(contains(r.out, "node 6: 10:[6] 12:[7] 17:[4 5] 19:[0 1 2 3]"));
+  CHECK(contains(r.out, "    0   10  12  17  17  19  19  19  19"));
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("CPUs are shown as compact ranges and memory in binary units") {
+  const auto r = run_numaplace({"topo", "--file", data_file("topologies/intel-xeon-e7-4870-8s-8node.numactl")});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "0-9,80-89"));
+  CHECK(contains(r.out, "GiB"));
+}
+
+TEST_CASE("--list-presets names every preset with its source") {
+  const auto r = run_numaplace({"topo", "--list-presets"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "seed000-8node"));
+  CHECK(contains(r.out, "amd-opteron-8node"));
+  CHECK(contains(r.out, "source: "));
+}
+
+TEST_CASE("--help exits 0 and lists the subcommands and source options") {
+  const auto top = run_numaplace({"--help"});
+  CHECK(top.exit_code == 0);
+  CHECK(contains(top.out, "topo"));
+  const auto topo = run_numaplace({"topo", "--help"});
+  CHECK(topo.exit_code == 0);
+  CHECK(contains(topo.out, "--preset"));
+  CHECK(contains(topo.out, "--json"));
+}
+
+TEST_CASE("with no source, this machine is shown") {
+  const auto r = run_numaplace({"topo"});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "this machine"));
+  const auto j = run_numaplace({"topo", "--json"});
+  CHECK(j.exit_code == 0);
+}
+
+TEST_CASE("a bare `numaplace` shows this machine too") {
+  const auto r = run_numaplace({});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "this machine"));
+}
