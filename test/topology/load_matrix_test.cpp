@@ -95,7 +95,7 @@ TEST_CASE("bad matrices name the source, the line and the problem") {
     CHECK(m.find("'1O' is not a whole number") != std::string::npos);
     for (const char* bad : {"10 2e1\n2e1 10\n", "10 +20\n20 10\n", "10 0x14\n20 10\n", "10 20.0\n20 10\n"}) {
       const std::string input = bad;
-    CAPTURE(input);
+      CAPTURE(input);
       CHECK(error_of([&] { load::matrix_text(bad); }).find("not a whole number") != std::string::npos);
     }
   }
@@ -146,7 +146,8 @@ TEST_CASE("bad matrices name the source, the line and the problem") {
     CHECK(rows.find("too many nodes") != std::string::npos);
   }
   SUBCASE("bad node ids comments") {
-    const auto count = error_of([] { load::matrix_text("# node ids: 0 4\n10 20 20\n20 10 20\n20 20 10\n", "ids.txt"); });
+    const auto count =
+        error_of([] { load::matrix_text("# node ids: 0 4\n10 20 20\n20 10 20\n20 20 10\n", "ids.txt"); });
     CHECK(count.find("ids.txt:1:") != std::string::npos);
     CHECK(count.find("lists 2 ids but the matrix has 3 rows") != std::string::npos);
     const auto dup = error_of([] { load::matrix_text("10 20\n# node ids: 4 4\n20 10\n", "dup.txt"); });
@@ -175,8 +176,9 @@ TEST_CASE("matrix files: missing, a folder, and the source in errors") {
   CHECK(folder.find("is a folder") != std::string::npos);
   CHECK(error_of([&] { load::file(data + "/no-such-file.txt"); }).find("no such file") != std::string::npos);
   // A numactl paste without its table goes to the numactl parser, which says what is missing.
-  CHECK(error_of([] { load::numactl_text("available: 1 nodes (0)\nnode 0 cpus: 0\n", "x"); }).find("no 'node distances:'") !=
-        std::string::npos);
+  CHECK(error_of([] {
+          load::numactl_text("available: 1 nodes (0)\nnode 0 cpus: 0\n", "x");
+        }).find("no 'node distances:'") != std::string::npos);
 }
 
 TEST_CASE("parse_cpulist") {

@@ -76,7 +76,8 @@ TEST_CASE("numactl output with holes, a CPU-less node and a memory-less node") {
 }
 
 TEST_CASE("the wrapped cpu lists of the LKML mail") {
-  const auto t = load::numactl_file(std::string(NUMAPLACE_TEST_DATA) + "/topologies/intel-xeon-e7-4870-8s-8node.numactl");
+  const auto t =
+      load::numactl_file(std::string(NUMAPLACE_TEST_DATA) + "/topologies/intel-xeon-e7-4870-8s-8node.numactl");
   REQUIRE(t.node_count() == 8);
   for (node_index i = 0; i < 8; ++i) {
     CAPTURE(i);
@@ -142,8 +143,10 @@ TEST_CASE("bad numactl output names the source, the line and the problem") {
       {"node distances:\nnode 0\nzero: 10\n", "n.txt:3:", "node id 'zero' is not a whole number"},
       {"node distances:\nnode 0\n0 10\n", "n.txt:3:", "expected a distance row"},
       {"available: 3 nodes (0-1)\nnode distances:\nnode 0 1\n0: 10 20\n1: 20 10\n", "n.txt:1:", "lists 2"},
-      {"available: 3 nodes (0-2)\nnode distances:\nnode 0 1\n0: 10 20\n1: 20 10\n", "n.txt:1:", "says 3 nodes but the table has 2"},
-      {"available: 2 nodes (0,4)\nnode distances:\nnode 0 1\n0: 10 20\n1: 20 10\n", "n.txt:1:", "node 4 is available but not"},
+      {"available: 3 nodes (0-2)\nnode distances:\nnode 0 1\n0: 10 20\n1: 20 10\n",
+       "n.txt:1:", "says 3 nodes but the table has 2"},
+      {"available: 2 nodes (0,4)\nnode distances:\nnode 0 1\n0: 10 20\n1: 20 10\n",
+       "n.txt:1:", "node 4 is available but not"},
       {"available: two nodes\n", "n.txt:1:", "expected 'available: N nodes (list)'"},
       {"node 0 cpus: 0 1\nnode 0 cpus: 2\n", "n.txt:2:", "a second 'cpus:' line for node 0"},
       {"node 0 cpus: 0 x\n", "n.txt:1:", "CPU number 'x'"},
@@ -156,9 +159,10 @@ TEST_CASE("bad numactl output names the source, the line and the problem") {
       {"node 0 size: 10 MB\n109\n", "n.txt:2:", "unknown line '109'"},
       {"$ numactl --hardware\n", "n.txt:1:", "unknown line '$ numactl --hardware'"},
       {"No distance information available.\n", "n.txt:1:", "no distance information"},
-      {"node 3 cpus: 0\nnode distances:\nnode 0\n0: 10\n", "n.txt:1:", "node 3 is described but not in the distance table"},
-      {"node 0 cpus: 0 1\nnode 1 cpus: 1 2\nnode distances:\nnode 0 1\n0: 10 20\n1: 20 10\n", "n.txt:2:",
-       "CPU 1 is listed for both node 0 and node 1"},
+      {"node 3 cpus: 0\nnode distances:\nnode 0\n0: 10\n",
+       "n.txt:1:", "node 3 is described but not in the distance table"},
+      {"node 0 cpus: 0 1\nnode 1 cpus: 1 2\nnode distances:\nnode 0 1\n0: 10 20\n1: 20 10\n",
+       "n.txt:2:", "CPU 1 is listed for both node 0 and node 1"},
   };
   for (const auto& c : cases) {
     const std::string text = c.text;

@@ -196,21 +196,30 @@ TEST_CASE("sysfs: more broken trees") {
       {{{"online", "0-1\n"}, node0, {"node1/distance", "\n"}}, "node1/distance", "is empty"},
       {{{"online", "0-1\n"}, node0, {"node1/distance", "20 10\n20 10\n"}}, "node1/distance:2:", "more than one line"},
       {{{"online", "0-1\n"}, node0, {"node1/distance", "20 10 30\n"}}, "node1/distance:1:", "has 3 distances but 2"},
-      {{{"online", "0-1\n"}, node0, {"node1/distance", "20 ten\n"}}, "node1/distance:1:", "'ten' is not a whole number"},
+      {{{"online", "0-1\n"}, node0, {"node1/distance", "20 ten\n"}},
+       "node1/distance:1:",
+       "'ten' is not a whole number"},
       {{{"online", "0-1\n"}, node0, {"node1/distance", "-20 10\n"}}, "node1/distance:1:", "-20 is not positive"},
       {{{"online", "0-1\n"}, node0, {"node1/distance", "20 99999999999999999999\n"}}, "node1/distance:1:", "too large"},
       {{{"online", "0-1\n"}, node0, node1, {"node1/cpulist", "9-4\n"}}, "node1/cpulist:1:", "reversed range '9-4'"},
       {{{"online", "0-1\n"}, node0, node1, {"node0/cpulist", "0-3\n"}, {"node1/cpulist", "3-5\n"}},
-       "node1/cpulist:1:", "CPU 3 is listed for both node 0 and node 1"},
-      {{{"online", "0-1\n"}, node0, node1, {"node1/meminfo", "Node 1 MemFree: 5 kB\n"}}, "node1/meminfo", "no MemTotal"},
-      {{{"online", "0-1\n"}, node0, node1, {"node1/meminfo", "Node 1 MemTotal: lots kB\n"}}, "node1/meminfo:1:",
+       "node1/cpulist:1:",
+       "CPU 3 is listed for both node 0 and node 1"},
+      {{{"online", "0-1\n"}, node0, node1, {"node1/meminfo", "Node 1 MemFree: 5 kB\n"}},
+       "node1/meminfo",
+       "no MemTotal"},
+      {{{"online", "0-1\n"}, node0, node1, {"node1/meminfo", "Node 1 MemTotal: lots kB\n"}},
+       "node1/meminfo:1:",
        "'lots' is not a whole number"},
-      {{{"online", "0-1\n"}, node0, node1, {"node1/meminfo", "Node 0 MemTotal: 5 kB\n"}}, "node1/meminfo:1:",
+      {{{"online", "0-1\n"}, node0, node1, {"node1/meminfo", "Node 0 MemTotal: 5 kB\n"}},
+       "node1/meminfo:1:",
        "for node 0, not node 1"},
-      {{{"online", "0-1\n"}, node0, node1, {"node1/meminfo", "Node 1 MemTotal: 5 MB\n"}}, "node1/meminfo:1:",
+      {{{"online", "0-1\n"}, node0, node1, {"node1/meminfo", "Node 1 MemTotal: 5 MB\n"}},
+       "node1/meminfo:1:",
        "expected 'Node 1 MemTotal: <number> kB'"},
       {{{"online", "0-1\n"}, node0, node1, {"node1/meminfo", "Node 1 MemTotal: 18446744073709551615 kB\n"}},
-       "node1/meminfo:1:", "memory size is too large"},
+       "node1/meminfo:1:",
+       "memory size is too large"},
   };
   for (const auto& c : cases) {
     const auto m = sysfs_error(c.files);
@@ -221,9 +230,12 @@ TEST_CASE("sysfs: more broken trees") {
 }
 
 TEST_CASE("sysfs: without an online file, every nodeN folder counts") {
-  const scratch_tree t({{"node0/distance", "10 20\n"}, {"node3/distance", "20 10\n"}, {"node3/cpulist", "0-1\n"},
+  const scratch_tree t({{"node0/distance", "10 20\n"},
+                        {"node3/distance", "20 10\n"},
+                        {"node3/cpulist", "0-1\n"},
                         {"node3/meminfo", "Node 3 MemTotal:  1024 kB\nNode 3 MemFree: 10 kB\n"},
-                        {"possible", "0-3\n"}, {"nodeX/distance", "junk\n"}});
+                        {"possible", "0-3\n"},
+                        {"nodeX/distance", "junk\n"}});
   const auto topo = load::sysfs(t.root());
   REQUIRE(topo.node_count() == 2);
   CHECK(topo.id_of(1) == 3);

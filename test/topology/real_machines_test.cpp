@@ -31,7 +31,11 @@ const std::vector<expectation>& expectations() {
       // counts: levels 10/40/80, and the first far pair (0, 250) at 80 has no node within 80
       // of both (node 0 is 80 from 250, node 8 is 80 from 250): BACKPLANE. The preset, which
       // knows those nodes are CPU-less, is DIRECT with max 40 (see classify_test.cpp).
-      {"ibm-power9-ac922-8335gtw-2cpu-6gpu-nodes.txt", 8, numa_kind::backplane, 80, {0, 8, 250, 251, 252, 253, 254, 255}},
+      {"ibm-power9-ac922-8335gtw-2cpu-6gpu-nodes.txt",
+       8,
+       numa_kind::backplane,
+       80,
+       {0, 8, 250, 251, 252, 253, 254, 255}},
       {"intel-xeon-e7-4870-4s-4node-dell-r910.txt", 4, numa_kind::direct, 20, {}},
       {"intel-xeon-gold6230-2s-snc2-4node-dell-r740.txt", 4, numa_kind::backplane, 21, {}},
       {"intel-xeon-e7-4870-8s-8node.numactl", 8, numa_kind::backplane, 19, {}},

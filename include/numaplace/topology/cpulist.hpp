@@ -79,8 +79,9 @@ inline std::vector<unsigned> parse_cpulist(std::string_view text, const std::str
     if (dash != std::string_view::npos) {
       last = detail::parse_list_number(entry.substr(dash + 1), entry, source, line);
       if (last < first) {
-        throw topology_error({source, line, std::nullopt, std::nullopt},
-                             "reversed range '" + std::string(entry) + "': the first number must not exceed the second");
+        throw topology_error(
+            {source, line, std::nullopt, std::nullopt},
+            "reversed range '" + std::string(entry) + "': the first number must not exceed the second");
       }
     }
     ranges.emplace_back(first, last);

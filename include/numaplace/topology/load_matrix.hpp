@@ -56,8 +56,9 @@ inline dynamic_topology matrix_text(std::string_view text, const std::string& so
     if (words.empty()) continue;
     // Stop early: the validator would reject these anyway, after reading any amount of input.
     if (words.size() > max_nodes) {
-      detail::fail(source, number, "the row has " + std::to_string(words.size()) + " entries, more than the " +
-                                       std::to_string(max_nodes) + " nodes supported");
+      detail::fail(source, number,
+                   "the row has " + std::to_string(words.size()) + " entries, more than the " +
+                       std::to_string(max_nodes) + " nodes supported");
     }
     if (rows.size() == max_nodes) {
       detail::fail(source, number, "more than " + std::to_string(max_nodes) + " rows: too many nodes");
@@ -79,8 +80,9 @@ inline dynamic_topology matrix_text(std::string_view text, const std::string& so
   std::vector<detail::row_origin> node_origins = origins;
   if (ids_line != 0) {
     if (ids.size() != rows.size()) {
-      detail::fail(source, ids_line, "the node ids comment lists " + std::to_string(ids.size()) +
-                                         " ids but the matrix has " + std::to_string(rows.size()) + " rows");
+      detail::fail(source, ids_line,
+                   "the node ids comment lists " + std::to_string(ids.size()) + " ids but the matrix has " +
+                       std::to_string(rows.size()) + " rows");
     }
     for (auto& o : node_origins) o.line = ids_line;
   }

@@ -106,8 +106,9 @@ inline dynamic_topology numactl_text(std::string_view text, const std::string& s
       if (header_line == 0) {
         if (words[0] != "node") fail(source, number, "expected the header row 'node 0 1 ...' after 'node distances:'");
         if (words.size() - 1 > max_nodes) {
-          fail(source, number, "the header lists " + std::to_string(words.size() - 1) + " nodes, more than the " +
-                                   std::to_string(max_nodes) + " supported");
+          fail(source, number,
+               "the header lists " + std::to_string(words.size() - 1) + " nodes, more than the " +
+                   std::to_string(max_nodes) + " supported");
         }
         for (std::size_t i = 1; i < words.size(); ++i) {
           const node_id id = detail::parse_node_id(words[i], source, number);
@@ -129,13 +130,15 @@ inline dynamic_topology numactl_text(std::string_view text, const std::string& s
       const node_id id = detail::parse_node_id(words[0].substr(0, words[0].size() - 1), source, number);
       std::size_t r = 0;
       while (r < header.size() && header[r] != id) ++r;
-      if (r == header.size()) fail(source, number, "row for node " + std::to_string(id) + ", which the header does not list");
+      if (r == header.size())
+        fail(source, number, "row for node " + std::to_string(id) + ", which the header does not list");
       if (row_seen[r]) fail(source, number, "a second row for node " + std::to_string(id));
       row_seen[r] = true;
       row_origins[r].line = number;
       if (words.size() - 1 != header.size()) {
-        fail(source, number, "the row for node " + std::to_string(id) + " has " + std::to_string(words.size() - 1) +
-                                 " distances but the header lists " + std::to_string(header.size()) + " nodes");
+        fail(source, number,
+             "the row for node " + std::to_string(id) + " has " + std::to_string(words.size() - 1) +
+                 " distances but the header lists " + std::to_string(header.size()) + " nodes");
       }
       for (std::size_t c = 1; c < words.size(); ++c) {
         try {
@@ -206,12 +209,14 @@ inline dynamic_topology numactl_text(std::string_view text, const std::string& s
   }
   if (available) {
     if (available_ids.size() != *available) {
-      fail(source, available_line, "'available:' says " + std::to_string(*available) + " nodes but lists " +
-                                       std::to_string(available_ids.size()));
+      fail(source, available_line,
+           "'available:' says " + std::to_string(*available) + " nodes but lists " +
+               std::to_string(available_ids.size()));
     }
     if (*available != header.size()) {
-      fail(source, available_line, "'available:' says " + std::to_string(*available) + " nodes but the table has " +
-                                       std::to_string(header.size()));
+      fail(source, available_line,
+           "'available:' says " + std::to_string(*available) + " nodes but the table has " +
+               std::to_string(header.size()));
     }
     for (const unsigned id : available_ids) {
       bool listed = false;

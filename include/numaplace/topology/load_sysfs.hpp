@@ -67,7 +67,8 @@ inline std::uint64_t sysfs_mem_total(const std::filesystem::path& file, unsigned
       fail(source, number, "expected 'Node " + std::to_string(id) + " MemTotal: <number> kB'");
     }
     if (parse_node_id(words[1], source, number) != static_cast<node_id>(id)) {
-      fail(source, number, "the MemTotal line is for node " + std::string(words[1]) + ", not node " + std::to_string(id));
+      fail(source, number,
+           "the MemTotal line is for node " + std::string(words[1]) + ", not node " + std::to_string(id));
     }
     const auto kib = parse_unsigned(words[3], "MemTotal", std::numeric_limits<std::uint64_t>::max(), source, number);
     return bytes_of(kib, 1024, source, number);
@@ -104,7 +105,8 @@ inline dynamic_topology sysfs(const std::filesystem::path& root = "/sys/devices/
   std::vector<detail::row_origin> node_origins;
   for (const unsigned id : online) {
     const auto folder = root / ("node" + std::to_string(id));
-    if (!std::filesystem::is_directory(folder, ec)) fail(folder.string(), 0, "node " + std::to_string(id) + " is online but its folder is missing");
+    if (!std::filesystem::is_directory(folder, ec))
+      fail(folder.string(), 0, "node " + std::to_string(id) + " is online but its folder is missing");
 
     const auto distance_file = folder / "distance";
     const std::string distance_source = distance_file.string();
@@ -117,9 +119,9 @@ inline dynamic_topology sysfs(const std::filesystem::path& root = "/sys/devices/
       if (data_line != 0) fail(distance_source, number, "more than one line of distances");
       data_line = number;
       if (words.size() != online.size()) {
-        fail(distance_source, number, "has " + std::to_string(words.size()) + " distances but " +
-                                          std::to_string(online.size()) +
-                                          " nodes are online (the kernel lists one per online node)");
+        fail(distance_source, number,
+             "has " + std::to_string(words.size()) + " distances but " + std::to_string(online.size()) +
+                 " nodes are online (the kernel lists one per online node)");
       }
       for (std::size_t c = 0; c < words.size(); ++c) {
         try {

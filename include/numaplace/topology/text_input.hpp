@@ -164,8 +164,7 @@ inline dynamic_topology build(const std::vector<std::vector<long long>>& rows, s
     const node_id id = nodes[i].id;
     const row_origin& at = node_origins[i];
     if (id < 0 || static_cast<std::size_t>(id) >= max_nodes) {
-      fail(at.source, at.line, "node id " + std::to_string(id) + " is outside 0.." +
-                                                   std::to_string(max_nodes - 1));
+      fail(at.source, at.line, "node id " + std::to_string(id) + " is outside 0.." + std::to_string(max_nodes - 1));
     }
     if (owner_of_id[static_cast<std::size_t>(id)] >= 0) {
       fail(at.source, at.line, "node " + std::to_string(id) + " appears twice");
@@ -174,8 +173,9 @@ inline dynamic_topology build(const std::vector<std::vector<long long>>& rows, s
     for (const unsigned cpu : nodes[i].cpus) {
       int& owner = owner_of_cpu[cpu];
       if (owner >= 0) {
-        fail(at.source, at.line, "CPU " + std::to_string(cpu) + " is listed for both node " +
-                                                     std::to_string(owner) + " and node " + std::to_string(id));
+        fail(at.source, at.line,
+             "CPU " + std::to_string(cpu) + " is listed for both node " + std::to_string(owner) + " and node " +
+                 std::to_string(id));
       }
       owner = id;
     }
