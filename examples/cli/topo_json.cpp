@@ -10,7 +10,7 @@ namespace numaplace_cli {
 
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;  // keys in the order written: summary first
 using numaplace::dynamic_topology;
 using numaplace::node_index;
 
