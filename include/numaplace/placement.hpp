@@ -63,6 +63,12 @@ P make_policy(const View& view) {
 
 }  // namespace detail
 
+/// A policy that provides adjust_numa_imbalance().
+template <class P>
+concept adjusts_imbalance = requires(const P& p, const imbalance_args& a) {
+  { p.adjust_imbalance(a) } -> std::convertible_to<long>;
+};
+
 /// A policy that makes the base choice of task_numa_placement.
 template <class P, class Placement>
 concept selects_preferred = requires(const P& p, const Placement& pl, const decision_input& in) {
@@ -183,6 +189,24 @@ class placement {
         return imb;
       }
     });
+  }
+
+  /// The load balancer's view of the same allowance (unchanged without an imbalance policy).
+  long adjust_balancer_imbalance(const balancer_args& args) const noexcept {
+    return boost::hana::fold_left(policies_, args.imbalance, [&](long imb, const auto& p) {
+      if constexpr (requires { p.adjust_balancer_imbalance(args); }) {
+        balancer_args a = args;
+        a.imbalance = imb;
+        return p.adjust_balancer_imbalance(a);
+      } else {
+        return imb;
+      }
+    });
+  }
+
+  /// Whether the stack has an imbalance policy (the balancer is NUMA-aware only then).
+  static constexpr bool has_imbalance_policy() noexcept {
+    return (adjusts_imbalance<Policies> || ...);
   }
 
   /// numa_has_capacity(): true unless a capacity policy refuses the move.

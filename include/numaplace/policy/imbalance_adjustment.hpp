@@ -36,6 +36,22 @@ struct imbalance_adjustment {
       return a.imbalance <= imbalance_min ? 0 : a.imbalance;
     }
   }
+
+  /// The same allowance as the load balancer's calculate_imbalance() asks for it: the kernel
+  /// passes the busiest group's running tasks up to v5.18 and the local group's plus one since.
+  constexpr long adjust_balancer_imbalance(const balancer_args& b) const noexcept {
+    imbalance_args a;
+    a.imbalance = b.imbalance;
+    a.imb_numa_nr = b.imb_numa_nr;
+    if constexpr (Rule == imbalance_rule::v5_19) {
+      a.dst_running = b.local_running + 1;
+    } else {
+      a.src_running = b.busiest_running;  // read by v5.7
+      a.dst_running = b.busiest_running;  // read by v5.10 .. v5.18 under its new name
+      a.dst_weight = b.busiest_weight;
+    }
+    return adjust_imbalance(a);
+  }
 };
 
 }  // namespace numaplace

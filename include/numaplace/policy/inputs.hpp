@@ -15,6 +15,16 @@ struct imbalance_args {
   int imb_numa_nr = 0;    ///< the NUMA domain's imb_numa_nr (v5.18+)
 };
 
+/// What the load balancer's calculate_imbalance() knows when it asks for the NUMA allowance.
+/// Each kernel passes a different one of these to adjust_numa_imbalance (spec section 6).
+struct balancer_args {
+  long imbalance = 0;
+  int busiest_running = 0;  ///< busiest->sum_nr_running (v5.7..v5.18)
+  int busiest_weight = 0;   ///< busiest->group_weight, CPUs (v5.11..v5.17)
+  int local_running = 0;    ///< local->sum_nr_running; v5.19 passes it + 1
+  int imb_numa_nr = 0;      ///< sd->imb_numa_nr (v5.18+)
+};
+
 /// One node's load as update_numa_stats() summed it (v3.13..v4.18), for numa_has_capacity().
 struct node_load {
   std::uint64_t load = 0;              ///< sum of the CPUs' weighted load

@@ -1,0 +1,58 @@
+#pragma once
+// The simulator's one cost model. Every scenario uses these values; none is tuned for a
+// scenario. Each says where it comes from.
+
+#include <cstdint>
+
+namespace numaplace::sim {
+
+struct cost_model {
+  /// Simulated time step. Coarse enough for long runs, fine next to the 1 s scan period.
+  double tick_ms = 10.0;
+
+  /// Memory access cost relative to a local access is SLIT distance / local distance: the ACPI
+  /// specification defines SLIT entries as relative latency, local = 10.
+  /// The share of a task's time spent waiting on memory when all its memory is local comes
+  /// from the workload (memory_bound), not from here.
+
+  /// A node's memory serves this many fully memory-bound CPUs before accesses slow down:
+  /// bandwidth per node over bandwidth one streaming core draws (typical server DRAM: a node
+  /// saturates with roughly half of its cores streaming).
+  double bandwidth_cpus_fraction = 0.5;
+
+  /// Two busy SMT siblings each run at this speed (Hyper-Threading yields about 1.25x the
+  /// throughput of one thread per core; Intel's figures for the P4 and later).
+  double smt_busy_speed = 0.625;
+
+  /// Moving a task to another node costs a cache refill: work lost, in ms of the task's time
+  /// (tens of MB of LLC refilled at memory bandwidth).
+  double task_move_cost_ms = 2.0;
+
+  /// Migrating one 2 MiB chunk (a THP-sized unit) costs its copy, charged to the task that
+  /// faulted: 2 MiB at ~4 GB/s.
+  double page_migrate_cost_ms = 0.5;
+
+  /// Each NUMA hinting fault costs system time (fault entry, PTE update, TLB flush), in ms.
+  double hinting_fault_cost_ms = 0.002;
+
+  /// numa_balancing_scan_period_min_ms: each task's memory is sampled once a second.
+  double scan_period_ms = 1000.0;
+
+  /// Chunks sampled per scan (numa_balancing_scan_size_mb = 256 MB, in 2 MiB chunks, of which
+  /// the task touches a share). Capped by what the task accesses.
+  unsigned scan_chunks = 64;
+
+  /// Pages per chunk (2 MiB of 4 KiB pages): what one sampled chunk records as faults.
+  std::uint64_t pages_per_chunk = 512;
+
+  /// Load balancing runs this often (the NUMA domains' balance interval is tens of ms).
+  double balance_interval_ms = 40.0;
+
+  /// How often per-task memory latency and node contention are refreshed.
+  double refresh_interval_ms = 100.0;
+
+  /// task_numa_compare's thresholds: a swap must gain SMALLIMP and beat the best by 15.
+  long small_improvement = 30;
+};
+
+}  // namespace numaplace::sim

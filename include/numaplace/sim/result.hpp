@@ -1,0 +1,76 @@
+#pragma once
+// What a simulation run reports, and statistics over several runs.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../topology/types.hpp"
+
+namespace numaplace::sim {
+
+struct occupancy {
+  double seconds = 0;
+  std::vector<std::uint32_t> tasks_per_node;  ///< in dense node order
+};
+
+/// One process (numa group) in one run.
+struct group_result {
+  std::string name;
+  double throughput = 0;       ///< work per simulated second (ops/s: ms of ideal work per s)
+  double elapsed_seconds = 0;  ///< when its last task finished (elapsed-time workloads)
+  double local_fraction = 0;   ///< share of its memory accesses that were node-local
+  std::uint64_t task_migrations = 0;
+  std::uint64_t page_migrations = 0;
+  double converged_seconds = 0;  ///< when its node set last changed
+  std::vector<node_id> memory_nodes;  ///< nodes holding at least a tenth of its memory
+  std::vector<std::uint64_t> memory_per_node;
+  std::vector<occupancy> tasks_over_time;
+};
+
+struct run_result {
+  std::vector<group_result> groups;
+  double simulated_seconds = 0;
+  std::uint64_t ticks = 0;
+  std::uint64_t events = 0;  ///< task-ticks plus sampled faults
+
+  double total_throughput() const {
+    double sum = 0;
+    for (const auto& g : groups) sum += g.throughput;
+    return sum;
+  }
+  double max_elapsed() const {
+    double m = 0;
+    for (const auto& g : groups) m = std::max(m, g.elapsed_seconds);
+    return m;
+  }
+};
+
+/// Mean, standard deviation (sample), min, max and harmonic mean of a series.
+struct summary {
+  std::size_t count = 0;
+  double mean = 0, stddev = 0, min = 0, max = 0, harmonic_mean = 0;
+
+  static summary of(const std::vector<double>& xs) {
+    summary s;
+    s.count = xs.size();
+    if (xs.empty()) return s;
+    s.min = *std::min_element(xs.begin(), xs.end());
+    s.max = *std::max_element(xs.begin(), xs.end());
+    double sum = 0, inverse = 0;
+    for (double x : xs) {
+      sum += x;
+      inverse += x != 0 ? 1.0 / x : 0;
+    }
+    s.mean = sum / double(xs.size());
+    s.harmonic_mean = inverse > 0 ? double(xs.size()) / inverse : 0;
+    double sq = 0;
+    for (double x : xs) sq += (x - s.mean) * (x - s.mean);
+    s.stddev = xs.size() > 1 ? std::sqrt(sq / double(xs.size() - 1)) : 0;
+    return s;
+  }
+};
+
+}  // namespace numaplace::sim
