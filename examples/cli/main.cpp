@@ -2,8 +2,8 @@
 // main sets up CLI11, registers the subcommands, and turns every failure into a message on
 // stderr and an exit code (2 for bad usage or bad input); nothing escapes as a crash.
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <exception>
 #include <memory>

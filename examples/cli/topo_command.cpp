@@ -1,7 +1,7 @@
 #include "topo_command.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "exit_codes.hpp"
 #include "topo_json.hpp"
@@ -26,8 +26,7 @@ void warn_about_asymmetries(const numaplace::dynamic_topology& t) {
 class topo_command final : public command {
  public:
   explicit topo_command(CLI::App& parent)
-      : app_(parent.add_subcommand("topo", "Show a machine's NUMA nodes, distances, levels and kind")),
-        source_(*app_) {
+      : app_(parent.add_subcommand("topo", "Show a machine's NUMA nodes, distances, levels and kind")), source_(*app_) {
     app_->add_flag("--json", json_, "Print one JSON object instead of text");
   }
 

@@ -1,7 +1,7 @@
 #include "topology_source.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -62,9 +62,10 @@ loaded_topology from_sysfs(const std::string& root, const std::string& label) {
 loaded_topology from_this_machine() {
   if (sysfs_lists_nodes(default_sysfs_root)) return from_sysfs(default_sysfs_root, "this machine");
   if (hwloc_available()) return hwloc_this_machine();
-  throw usage_error(fmt::format("{} lists no NUMA node and numaplace was built without hwloc; "
-                                "choose a topology with --file, --preset or --sysfs",
-                                default_sysfs_root));
+  throw usage_error(
+      fmt::format("{} lists no NUMA node and numaplace was built without hwloc; "
+                  "choose a topology with --file, --preset or --sysfs",
+                  default_sysfs_root));
 }
 
 }  // namespace
@@ -74,12 +75,13 @@ topology_source::topology_source(CLI::App& command) {
   file_option_ = group->add_option("--file", file_, "A distance matrix file, or saved `numactl --hardware` output")
                      ->type_name("PATH");
   preset_option_ = group->add_option("--preset", preset_, "A named machine (see --list-presets)")->type_name("NAME");
-  sysfs_option_ = group->add_option("--sysfs", sysfs_root_, "A sysfs node folder, e.g. a copy of " +
-                                                               std::string(default_sysfs_root))
-                      ->type_name("ROOT");
-  auto* hwloc = group->add_flag("--hwloc", hwloc_,
-                                hwloc_available() ? "Discover this machine through hwloc"
-                                                  : "Discover this machine through hwloc (not built in)");
+  sysfs_option_ =
+      group
+          ->add_option("--sysfs", sysfs_root_, "A sysfs node folder, e.g. a copy of " + std::string(default_sysfs_root))
+          ->type_name("ROOT");
+  auto* hwloc = group->add_flag(
+      "--hwloc", hwloc_,
+      hwloc_available() ? "Discover this machine through hwloc" : "Discover this machine through hwloc (not built in)");
   auto* list = group->add_flag("--list-presets", list_presets_, "List the named machines and exit");
   const std::vector<CLI::Option*> sources{file_option_, preset_option_, sysfs_option_, hwloc, list};
   for (CLI::Option* a : sources) {

@@ -17,8 +17,8 @@ namespace numaplace_cli {
 /// A topology and what to tell the user about where it came from.
 struct loaded_topology {
   numaplace::dynamic_topology topology;
-  std::string source;               ///< e.g. "preset seed000-8node", "file m.txt", "sysfs /sys/..."
-  std::vector<std::string> notes;   ///< caveats, e.g. distances hwloc did not report
+  std::string source;              ///< e.g. "preset seed000-8node", "file m.txt", "sysfs /sys/..."
+  std::vector<std::string> notes;  ///< caveats, e.g. distances hwloc did not report
 };
 
 /// The sysfs folder the kernel lists NUMA nodes in.

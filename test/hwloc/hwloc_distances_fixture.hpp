@@ -19,8 +19,8 @@ inline void add_numa_distances(hwloc_topology_t topology, const std::vector<std:
   for (const auto& row : rows) values.insert(values.end(), row.begin(), row.end());
   hwloc_distances_add_handle_t handle = hwloc_distances_add_create(topology, name, kind, 0);
   if (handle == nullptr ||
-      hwloc_distances_add_values(topology, handle, static_cast<unsigned>(objects.size()), objects.data(),
-                                 values.data(), 0) != 0 ||
+      hwloc_distances_add_values(topology, handle, static_cast<unsigned>(objects.size()), objects.data(), values.data(),
+                                 0) != 0 ||
       hwloc_distances_add_commit(topology, handle, 0) != 0) {
     throw std::runtime_error("hwloc refused the test's distance matrix");
   }

@@ -100,9 +100,9 @@ TEST_CASE("hwloc's object order is mapped to ours (nodes by OS index)") {
 TEST_CASE("an OS latency matrix is preferred over a user one") {
   auto topo = load::hwloc_open_synthetic("numa:4 core:1 pu:1");
   numaplace_test::add_numa_distances(topo.get(), ring4_rows, numaplace_test::user_latency, "user");
-  numaplace_test::add_numa_distances(
-      topo.get(), {{10, 21, 21, 21}, {21, 10, 21, 21}, {21, 21, 10, 21}, {21, 21, 21, 10}},
-      numaplace_test::os_latency, "os");
+  numaplace_test::add_numa_distances(topo.get(),
+                                     {{10, 21, 21, 21}, {21, 10, 21, 21}, {21, 21, 10, 21}, {21, 21, 21, 10}},
+                                     numaplace_test::os_latency, "os");
   load::hwloc_details details;
   const dynamic_topology t = load::hwloc(topo.get(), &details);
   CHECK(details.matrix_name == "os");

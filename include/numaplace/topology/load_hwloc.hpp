@@ -51,8 +51,7 @@ using hwloc_topology_ptr = std::unique_ptr<std::remove_pointer_t<hwloc_topology_
 namespace detail {
 
 inline topology_error hwloc_failure(const std::string& call, int saved_errno) {
-  return topology_error({"hwloc", 0, std::nullopt, std::nullopt},
-                        call + " failed: " + std::strerror(saved_errno));
+  return topology_error({"hwloc", 0, std::nullopt, std::nullopt}, call + " failed: " + std::strerror(saved_errno));
 }
 
 // An initialised, not yet loaded topology.
@@ -79,7 +78,8 @@ inline std::vector<unsigned> hwloc_os_cpus(hwloc_const_cpuset_t set) {
 inline std::vector<hwloc_obj_t> hwloc_numa_nodes(hwloc_topology_t t) {
   const int count = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
   std::vector<hwloc_obj_t> nodes;
-  for (int i = 0; i < count; ++i) nodes.push_back(hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i)));
+  for (int i = 0; i < count; ++i)
+    nodes.push_back(hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i)));
   std::sort(nodes.begin(), nodes.end(), [](hwloc_obj_t a, hwloc_obj_t b) { return a->os_index < b->os_index; });
   return nodes;
 }
@@ -116,9 +116,8 @@ inline bool hwloc_covers(hwloc_distances_s& m, const std::vector<hwloc_obj_t>& n
 
 // The matrix to use: an OS latency matrix first, then any latency one; never bandwidths,
 // whose values grow as nodes get closer.
-inline hwloc_distances_s* hwloc_pick_matrix(const hwloc_distance_list& list,
-                                                  const std::vector<hwloc_obj_t>& nodes,
-                                                  hwloc_distances_origin& origin) {
+inline hwloc_distances_s* hwloc_pick_matrix(const hwloc_distance_list& list, const std::vector<hwloc_obj_t>& nodes,
+                                            hwloc_distances_origin& origin) {
   hwloc_distances_s* fallback = nullptr;
   for (hwloc_distances_s* m : list.matrices) {
     if ((m->kind & HWLOC_DISTANCES_KIND_MEANS_LATENCY) == 0 || !hwloc_covers(*m, nodes)) continue;
@@ -141,7 +140,8 @@ inline std::vector<std::vector<long long>> hwloc_rows(hwloc_distances_s& m, cons
   for (std::size_t r = 0; r < nodes.size(); ++r) {
     for (std::size_t c = 0; c < nodes.size(); ++c) {
       const hwloc_uint64_t v = m.values[std::size_t{slot[r]} * m.nbobjs + slot[c]];
-      rows[r][c] = v > static_cast<hwloc_uint64_t>(LLONG_MAX) ? LLONG_MAX : static_cast<long long>(v);  // validation reports it
+      rows[r][c] =
+          v > static_cast<hwloc_uint64_t>(LLONG_MAX) ? LLONG_MAX : static_cast<long long>(v);  // validation reports it
     }
   }
   return rows;
