@@ -2,6 +2,7 @@
 // fault_scoring: the base choice of a preferred node from fault counts (task_numa_placement).
 // The rule changed over the years; each is a variant (spec section 2.3).
 
+#include <cstddef>
 #include <cstdint>
 
 #include "../stats/fault_view.hpp"
@@ -24,17 +25,21 @@ struct fault_scoring {
   node_index select_preferred(const Placement& pl, const decision_input& in) const noexcept {
     if constexpr (Rule >= preferred_rule::v4_19) {
       const fault_view& f = in.has_group() ? in.group : in.task;
-      const auto n = static_cast<node_index>(f.node_count());  // never reads past the view
+      const std::size_t n = f.node_count();  // never reads past the view
       std::uint64_t max_faults = 0;
       node_index max_nid = no_node;
-      for (node_index i = 0; i < n; ++i) {
-        const std::uint64_t v = f.faults(i);
+      // A size_t index and the counters read in place: exactly the code of a hand-written
+      // argmax (bench/: within 2 % of its instruction count on direct topologies).
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t v = f.memory[2 * i] + f.memory[2 * i + 1];
         if (v > max_faults) {
           max_faults = v;
-          max_nid = i;
+          max_nid = static_cast<node_index>(i);
         }
       }
-      if (max_faults == 0) return no_node;
+      // max_nid stays no_node exactly when every count is 0; testing it rather than max_faults
+      // lets the compiler drop the test where nothing follows (direct, no CPU-less nodes).
+      if (max_nid == no_node) return no_node;
       if constexpr (Rule >= preferred_rule::v5_18) max_nid = nearest_cpu_node(pl.topology(), max_nid);
       return in.has_group() ? pl.group_node(in, max_nid) : max_nid;
     } else {
