@@ -44,8 +44,8 @@ def main(path):
     out.append("# numaplace_bench: ns per preferred-node decision")
     out.append("")
     out.append(f"`scripts/bench` on {ctx.get('host_name', '?')}, {ctx.get('num_cpus', '?')} CPUs at "
-               f"{ctx.get('mhz_per_cpu', '?')} MHz, {ctx.get('date', '?')}; library build type "
-               f"{ctx.get('library_build_type', '?')}. CPU time per decision, ns. Inputs: {ctx.get('inputs', '?')}. "
+               f"{ctx.get('mhz_per_cpu', '?')} MHz, {ctx.get('date', '?')}; numaplace_bench at -O2 (Google Benchmark's own library reports "
+               f"'{ctx.get('library_build_type', '?')}', as Debian builds it). CPU time per decision, ns. Inputs: {ctx.get('inputs', '?')}. "
                f"Skipped: {ctx.get('skipped', '?')}.")
     out.append("")
     out.append("## linux-modern against the baselines")
