@@ -80,6 +80,7 @@ class fault_stats {
   std::size_t node_count() const noexcept { return memory_.size() / 2; }
 
   /// task_numa_fault(): `pages` faulted on memory of `mem_node` while the task ran on `cpu_node`.
+  /// Both must be below node_count().
   ///
   /// A fault is local when both nodes are the same. The kernel also counts a shared fault as
   /// local when the task's group is active on several nodes and both nodes are active ones, so
@@ -103,9 +104,14 @@ class fault_stats {
   /// task ran (16-bit fixed point) over the window's faults:
   /// CPU = CPU - CPU/2 + ((runtime << 16) / (period + 1)) * CPUBUF / (remote + local + 1).
   /// All arithmetic is 64-bit unsigned and wraps, as the kernel's ulong. With a group, the
-  /// same differences are added to the group's counters and total. Buffers and locality are
-  /// drained by exchange, so faults recorded meanwhile go to the next window.
+  /// same differences are added to the group's counters and total (a group of another node
+  /// count, or this object itself, is left alone). Buffers and locality are drained by
+  /// exchange, so faults recorded meanwhile go to the next window.
+  ///
+  /// `runtime_ns` and `period_ns` are the task's CPU time and the wall time since the previous
+  /// window (numa_get_avg_runtime()).
   fault_window end_window(std::uint64_t runtime_ns, std::uint64_t period_ns, fault_stats* group = nullptr) noexcept {
+    if (group == this || (group != nullptr && group->memory_.size() != memory_.size())) group = nullptr;
     fault_window w;
     for (std::size_t i = 0; i < w.locality.size(); ++i) w.locality[i] = locality_[i].exchange(0, std::memory_order_relaxed);
     const std::uint64_t window_faults = w.locality[slot(locality_slot::remote)] + w.locality[slot(locality_slot::local)];
