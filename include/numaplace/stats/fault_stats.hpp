@@ -100,8 +100,8 @@ class fault_stats {
   /// The decay of task_numa_placement(), run once per scan window (spec 2.2).
   ///
   /// Every counter halves (rounding the half taken away down, so 7 becomes 4 and 1 stays 1)
-  /// and gains its buffer: MEM = MEM - MEM/2 + MEMBUF. CPU faults are first weighted by the share of the period the
-  /// task ran (16-bit fixed point) over the window's faults:
+  /// and gains its buffer: MEM = MEM - MEM/2 + MEMBUF. CPU faults are first weighted by the
+  /// share of the period the task ran (16-bit fixed point) over the window's faults:
   /// CPU = CPU - CPU/2 + ((runtime << 16) / (period + 1)) * CPUBUF / (remote + local + 1).
   /// All arithmetic is 64-bit unsigned and wraps, as the kernel's ulong. With a group, the
   /// same differences are added to the group's counters and total (a group of another node
