@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
+#include <string>
+
+#include <numaplace/topology/qemu_args.hpp>
+
 #include "exit_codes.hpp"
 #include "topo_json.hpp"
 #include "topo_text.hpp"
@@ -27,7 +32,16 @@ class topo_command final : public command {
  public:
   explicit topo_command(CLI::App& parent)
       : app_(parent.add_subcommand("topo", "Show a machine's NUMA nodes, distances, levels and kind")), source_(*app_) {
-    app_->add_flag("--json", json_, "Print one JSON object instead of text");
+    auto* json = app_->add_flag("--json", json_, "Print one JSON object instead of text");
+    app_->add_flag("--qemu-args", qemu_args_,
+                   "Print the QEMU -smp/-m/-object/-numa arguments that boot a guest with this topology, one per line")
+        ->excludes(json);
+    app_->add_option("--vm-cpus-per-node", vm_cpus_per_node_, "vCPUs on each node with CPUs (--qemu-args)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 288));  // QEMU's q35 takes at most 288 vCPUs
+    app_->add_option("--vm-mib-per-node", vm_mib_per_node_, "MiB of memory on each node with memory (--qemu-args)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1 << 20));
   }
 
   const CLI::App& app() const override { return *app_; }
@@ -39,7 +53,11 @@ class topo_command final : public command {
     }
     const loaded_topology loaded = source_.load();
     warn_about_asymmetries(loaded.topology);
-    if (json_) {
+    if (qemu_args_) {
+      for (const std::string& word : numaplace::qemu_numa_args(loaded.topology, vm_cpus_per_node_, vm_mib_per_node_)) {
+        fmt::print("{}\n", word);
+      }
+    } else if (json_) {
       fmt::print("{}\n", topology_json(loaded).dump(2));
     } else {
       print_topology_text(loaded);
@@ -51,6 +69,9 @@ class topo_command final : public command {
   CLI::App* app_;
   topology_source source_;
   bool json_ = false;
+  bool qemu_args_ = false;
+  unsigned vm_cpus_per_node_ = 1;
+  std::uint64_t vm_mib_per_node_ = 64;
 };
 
 }  // namespace
