@@ -57,7 +57,8 @@ TEST_CASE("seed 000's 8-node backplane: one socket and one memory backend per no
   CHECK(nodes[0] == "node,nodeid=0,cpus=0,memdev=mem0");
   CHECK(nodes[7] == "node,nodeid=7,cpus=7,memdev=mem7");
 
-  const auto dists = std::count_if(args.begin(), args.end(), [](const std::string& w) { return w.starts_with("dist,"); });
+  const auto dists =
+      std::count_if(args.begin(), args.end(), [](const std::string& w) { return w.starts_with("dist,"); });
   CHECK(dists == 64);
   CHECK(has_pair(args, "-numa", "dist,src=0,dst=0,val=10"));
   CHECK(has_pair(args, "-numa", "dist,src=0,dst=1,val=12"));

@@ -73,10 +73,10 @@ inline std::vector<std::string> qemu_numa_args(const dynamic_topology& t, unsign
   }
   const std::string mib = std::to_string(memory_mib_per_node) + "M";
 
-  std::vector<std::string> args{
-      "-smp", std::to_string(cpu_nodes * cpus_per_node) + ",sockets=" + std::to_string(cpu_nodes) +
-                  ",cores=" + std::to_string(cpus_per_node) + ",threads=1",
-      "-m", std::to_string(memory_nodes * memory_mib_per_node) + "M"};
+  std::vector<std::string> args{"-smp",
+                                std::to_string(cpu_nodes * cpus_per_node) + ",sockets=" + std::to_string(cpu_nodes) +
+                                    ",cores=" + std::to_string(cpus_per_node) + ",threads=1",
+                                "-m", std::to_string(memory_nodes * memory_mib_per_node) + "M"};
   unsigned next_cpu = 0;
   for (node_index i = 0; i < n; ++i) {
     const std::string id = std::to_string(i);
