@@ -13,6 +13,7 @@
 
 #include "command.hpp"
 #include "exit_codes.hpp"
+#include "explain_command.hpp"
 #include "topo_command.hpp"
 
 namespace {
@@ -25,8 +26,8 @@ int run_cli(int argc, char** argv) {
 
   std::vector<std::unique_ptr<numaplace_cli::command>> commands;
   commands.push_back(numaplace_cli::make_topo_command(app));
+  commands.push_back(numaplace_cli::make_explain_command(app));
   // Further subcommands register here, each from its own <name>_command.hpp:
-  //   explain: why the kernel would place a task where it does
   //   sim:     simulate placements over a topology
 
   try {
