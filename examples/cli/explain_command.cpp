@@ -2,11 +2,10 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
 #include <CLI/CLI.hpp>
-
-#include <string>
-
 #include <numaplace/stacks.hpp>
+#include <string>
 
 #include "exit_codes.hpp"
 #include "explain_input.hpp"
@@ -19,14 +18,16 @@ namespace {
 class explain_command final : public command {
  public:
   explicit explain_command(CLI::App& parent)
-      : app_(parent.add_subcommand("explain", "Explain the preferred node the kernel picks from fault counts, and "
-                                              "its NUMA imbalance allowance")) {
+      : app_(parent.add_subcommand("explain",
+                                   "Explain the preferred node the kernel picks from fault counts, and "
+                                   "its NUMA imbalance allowance")) {
     app_->add_option("input", input_,
                      "JSON file with distances, task_faults, group_faults (optional) and imbalance (optional); "
                      "- or nothing for standard input")
         ->capture_default_str();
     app_->add_flag("--json", json_, "Print one JSON object instead of text");
-    app_->add_option("--stack", stack_, fmt::format("The named stack that decides ({})", fmt::join(stack_names(), ", ")))
+    app_->add_option("--stack", stack_,
+                     fmt::format("The named stack that decides ({})", fmt::join(stack_names(), ", ")))
         ->capture_default_str();
     app_->footer(
         "Input: {\"distances\": [[10, 20], [20, 10]], \"task_faults\": [[shared, private], ...one per node],\n"

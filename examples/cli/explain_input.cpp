@@ -1,7 +1,6 @@
 #include "explain_input.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cerrno>
@@ -13,10 +12,10 @@
 #include <iostream>
 #include <iterator>
 #include <limits>
+#include <nlohmann/json.hpp>
+#include <numaplace/topology/error.hpp>
 #include <sstream>
 #include <utility>
-
-#include <numaplace/topology/error.hpp>
 
 namespace numaplace_cli {
 
@@ -122,7 +121,8 @@ numaplace::dynamic_topology read_distances(const checker& c, const json& doc) {
       const json& v = d[r][col];
       long long value = 0;
       switch (as_integer(v, value)) {
-        case integer_problem::none: break;
+        case integer_problem::none:
+          break;
         case integer_problem::too_large:
         case integer_problem::too_small:
           c.fail(index_path(row_path, col),
@@ -299,8 +299,8 @@ explain_input parse_explain_input(std::string_view text, const std::string& sour
   std::vector<imbalance_question> questions;
   if (const auto imbalance = doc.find("imbalance"); imbalance != doc.end()) {
     if (!imbalance->is_array()) {
-      c.fail("imbalance", fmt::format("expected an array of adjust_numa_imbalance() questions, got {}",
-                                      shown(*imbalance)));
+      c.fail("imbalance",
+             fmt::format("expected an array of adjust_numa_imbalance() questions, got {}", shown(*imbalance)));
     }
     for (std::size_t i = 0; i < imbalance->size(); ++i) {
       questions.push_back(read_question(c, (*imbalance)[i], index_path("imbalance", i)));

@@ -4,15 +4,14 @@
 // that every problem is reported with the JSON path it was found at (`task_faults[3][1]`).
 
 #include <cstdint>
+#include <numaplace/policy/imbalance_adjustment.hpp>
+#include <numaplace/policy/inputs.hpp>
+#include <numaplace/topology/dynamic_topology.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <numaplace/policy/imbalance_adjustment.hpp>
-#include <numaplace/policy/inputs.hpp>
-#include <numaplace/topology/dynamic_topology.hpp>
 
 namespace numaplace_cli {
 
@@ -38,7 +37,7 @@ struct imbalance_question {
 struct explain_input {
   std::string source;  ///< the file name, or "stdin"
   numaplace::dynamic_topology topology;
-  std::vector<fault_pair> task_faults;                 ///< one per node
+  std::vector<fault_pair> task_faults;                  ///< one per node
   std::optional<std::vector<fault_pair>> group_faults;  ///< one per node when given
   std::vector<imbalance_question> imbalance;
 };

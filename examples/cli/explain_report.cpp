@@ -5,14 +5,13 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <string_view>
-#include <type_traits>
-#include <utility>
-
 #include <numaplace/policy/fault_scoring.hpp>
 #include <numaplace/policy/imbalance_adjustment.hpp>
 #include <numaplace/stacks.hpp>
 #include <numaplace/stats/fault_view.hpp>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "exit_codes.hpp"
 
@@ -174,16 +173,19 @@ template <class Placement>
 std::string why(const Placement& pl, const explain_input& in, const decision_input& di, node_index chosen) {
   preferred_rule rule = preferred_rule::v5_18;
   bool narrows = false;
+  bool weighs_neighbours = false;
   pl.for_each_policy([&](const auto& p) {
     using P = std::decay_t<decltype(p)>;
     if constexpr (scoring_rule_of<P>::value) rule = scoring_rule_of<P>::rule;
     if constexpr (requires { p.choose_group_node(pl, di, node_index{}); }) narrows = true;
+    if constexpr (requires { p.score_nearby(pl, fault_view{}, node_index{}, distance_t{}); }) weighs_neighbours = true;
   });
 
   const node_index task_max = most_faults(in.task_faults);
   const std::uint64_t task_total = total_of(in.task_faults);
   if (!in.group_faults) {
-    if (chosen == no_node) return "no preferred node: the task's faults are all zero (the kernel keeps its previous one)";
+    if (chosen == no_node)
+      return "no preferred node: the task's faults are all zero (the kernel keeps its previous one)";
     return fmt::format("node {} has the most task faults ({} of {})", chosen, faults_on(in.task_faults[chosen]),
                        task_total);
   }
@@ -200,14 +202,14 @@ std::string why(const Placement& pl, const explain_input& in, const decision_inp
                          faults_on(in.task_faults[chosen]), task_total, faults_on(group[chosen]), total_of(group));
     }
     const distance_t max = pl.topology().max_distance();
-    const std::string group_part =
-        group_max == no_node ? std::string("the group has none")
-                             : fmt::format("the group's on node {} ({} of {})", group_max, faults_on(group[group_max]),
-                                           total_of(group));
+    const std::string group_part = group_max == no_node ? std::string("the group has none")
+                                                        : fmt::format("the group's on node {} ({} of {})", group_max,
+                                                                      faults_on(group[group_max]), total_of(group));
     return fmt::format(
-        "the task's most faults are on node {} ({} of {}), {}: node {} has the highest task weight + group weight "
-        "counting nearby nodes at distance {} ({} + {} per mille)",
-        task_max, faults_on(in.task_faults[task_max]), task_total, group_part, chosen, max,
+        "the task's most faults are on node {} ({} of {}), {}: node {} has the highest task weight + group weight{} "
+        "({} + {} per mille)",
+        task_max, faults_on(in.task_faults[task_max]), task_total, group_part, chosen,
+        weighs_neighbours ? fmt::format(" counting nearby nodes at distance {}", max) : std::string(),
         pl.task_weight(di, chosen, max), pl.group_weight(di, chosen, max));
   }
   if (chosen == no_node) {
@@ -229,11 +231,16 @@ long adjust(const imbalance_question& q) {
   using numaplace::imbalance_adjustment;
   using numaplace::imbalance_rule;
   switch (q.rule) {
-    case imbalance_rule::v5_7: return imbalance_adjustment<imbalance_rule::v5_7>{}.adjust_imbalance(q.args);
-    case imbalance_rule::v5_10: return imbalance_adjustment<imbalance_rule::v5_10>{}.adjust_imbalance(q.args);
-    case imbalance_rule::v5_11: return imbalance_adjustment<imbalance_rule::v5_11>{}.adjust_imbalance(q.args);
-    case imbalance_rule::v5_18: return imbalance_adjustment<imbalance_rule::v5_18>{}.adjust_imbalance(q.args);
-    case imbalance_rule::v5_19: break;
+    case imbalance_rule::v5_7:
+      return imbalance_adjustment<imbalance_rule::v5_7>{}.adjust_imbalance(q.args);
+    case imbalance_rule::v5_10:
+      return imbalance_adjustment<imbalance_rule::v5_10>{}.adjust_imbalance(q.args);
+    case imbalance_rule::v5_11:
+      return imbalance_adjustment<imbalance_rule::v5_11>{}.adjust_imbalance(q.args);
+    case imbalance_rule::v5_18:
+      return imbalance_adjustment<imbalance_rule::v5_18>{}.adjust_imbalance(q.args);
+    case imbalance_rule::v5_19:
+      break;
   }
   return imbalance_adjustment<imbalance_rule::v5_19>{}.adjust_imbalance(q.args);
 }
@@ -256,8 +263,8 @@ std::string imbalance_reason(const imbalance_question& q, long result) {
       if (!(a.dst_running < (a.dst_weight >> 2))) return fmt::format("{}: {}", test, outcome);
       break;
     case imbalance_rule::v5_18:
-      test = fmt::format("dst_running {} {} imb_numa_nr {}", a.dst_running, a.dst_running < a.imb_numa_nr ? "<" : ">=",
-                         a.imb_numa_nr);
+      test = fmt::format("dst_running {} {} imb_numa_nr {}", a.dst_running,
+                         a.dst_running < a.imb_numa_nr ? "<" : ">=", a.imb_numa_nr);
       if (!(a.dst_running < a.imb_numa_nr)) return fmt::format("{}: {}", test, outcome);
       break;
     case imbalance_rule::v5_19:
@@ -312,7 +319,8 @@ void print_table(const std::vector<std::string>& header, const std::vector<std::
   }
   const auto print_row = [&](const std::vector<std::string>& cells) {
     std::string line;
-    for (std::size_t i = 0; i < cells.size(); ++i) line += fmt::format("{}{:>{}}", i == 0 ? "" : "  ", cells[i], width[i]);
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      line += fmt::format("{}{:>{}}", i == 0 ? "" : "  ", cells[i], width[i]);
     fmt::print("{}\n", line);
   };
   print_row(header);
@@ -320,8 +328,9 @@ void print_table(const std::vector<std::string>& header, const std::vector<std::
 }
 
 void print_faults(const explain_report& r, const fault_report& f, std::string_view who) {
-  fmt::print("\n{} faults (total {}); nearby: score_nearby_nodes(node, dist); weight: {}_weight(node, dist), per mille\n",
-             who, f.total, who);
+  fmt::print(
+      "\n{} faults (total {}); nearby: score_nearby_nodes(node, dist); weight: {}_weight(node, dist), per mille\n", who,
+      f.total, who);
   std::vector<std::string> header{"node", "shared", "private", "faults"};
   for (const distance_t d : r.levels_above_local) header.push_back(fmt::format("nearby@{}", d));
   for (const distance_t d : r.levels_above_local) header.push_back(fmt::format("weight@{}", d));
@@ -340,11 +349,15 @@ std::string imbalance_arguments(const imbalance_question& q) {
   using numaplace::imbalance_rule;
   const auto& a = q.args;
   switch (q.rule) {
-    case imbalance_rule::v5_7: return fmt::format("src_running {}", a.src_running);
-    case imbalance_rule::v5_10: return fmt::format("dst_running {}", a.dst_running);
-    case imbalance_rule::v5_11: return fmt::format("dst_running {}, dst_weight {}", a.dst_running, a.dst_weight);
+    case imbalance_rule::v5_7:
+      return fmt::format("src_running {}", a.src_running);
+    case imbalance_rule::v5_10:
+      return fmt::format("dst_running {}", a.dst_running);
+    case imbalance_rule::v5_11:
+      return fmt::format("dst_running {}, dst_weight {}", a.dst_running, a.dst_weight);
     case imbalance_rule::v5_18:
-    case imbalance_rule::v5_19: break;
+    case imbalance_rule::v5_19:
+      break;
   }
   return fmt::format("dst_running {}, imb_numa_nr {}", a.dst_running, a.imb_numa_nr);
 }
@@ -378,12 +391,9 @@ nlohmann::ordered_json explain_json(const explain_report& r) {
   using json = nlohmann::ordered_json;
   json nearby = {{"task", per_level(r, r.task.nearby)}};
   if (r.group) nearby["group"] = per_level(r, r.group->nearby);
-  json out = {{"stack", r.stack},
-              {"kind", std::string(numaplace::to_string(r.kind))},
-              {"levels", r.levels},
-              {"max_distance", r.max_distance},
-              {"score_nearby", nearby},
-              {"task_weight", per_level(r, r.task.weight)}};
+  json out = {{"stack", r.stack},       {"kind", std::string(numaplace::to_string(r.kind))},
+              {"levels", r.levels},     {"max_distance", r.max_distance},
+              {"score_nearby", nearby}, {"task_weight", per_level(r, r.task.weight)}};
   if (r.group) out["group_weight"] = per_level(r, r.group->weight);
   out["preferred_nid"] = r.preferred_nid;
   out["why"] = r.why;

@@ -5,13 +5,11 @@
 // CLI only retraces the steps (the backplane narrowing, say) to put the reason into words.
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
+#include <numaplace/topology/types.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include <numaplace/topology/types.hpp>
 
 #include "explain_input.hpp"
 

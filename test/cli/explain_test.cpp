@@ -1,8 +1,6 @@
 // `numaplace explain`: hand-worked examples (the arithmetic from the spec is in the comments),
 // stacks side by side, text output, and bad input rejected with a located message and exit 2.
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
-
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -104,9 +103,11 @@ const std::string seed000 = R"("distances": [
 const std::string direct4 = R"("distances": [[10, 20, 20, 20], [20, 10, 20, 20], [20, 20, 10, 20], [20, 20, 20, 10]])";
 
 // Faults per node f = [30, 40, 7, 0, 5, 0, 0, 9], total 91.
-const std::string opteron_task = R"("task_faults": [[10, 20], [0, 40], [3, 4], [0, 0], [5, 0], [0, 0], [0, 0], [9, 0]])";
+const std::string opteron_task =
+    R"("task_faults": [[10, 20], [0, 40], [3, 4], [0, 0], [5, 0], [0, 0], [0, 0], [9, 0]])";
 // Group faults g = [12, 0, 0, 10, 0, 10, 0, 10], total 42.
-const std::string opteron_group = R"("group_faults": [[6, 6], [0, 0], [0, 0], [5, 5], [0, 0], [10, 0], [0, 0], [0, 10]])";
+const std::string opteron_group =
+    R"("group_faults": [[6, 6], [0, 0], [0, 0], [5, 5], [0, 0], [10, 0], [0, 0], [0, 10]])";
 
 // Task faults f = [10, 3, 0, 0, 4, 0, 0, 8], total 25.
 const std::string seed000_task = R"("task_faults": [[5, 5], [3, 0], [0, 0], [0, 0], [0, 4], [0, 0], [0, 0], [0, 8]])";
@@ -170,6 +171,22 @@ TEST_CASE("explain: glueless mesh, the group's node is the one with the best wei
   CHECK(j["preferred_nid"] == 1);
   // The task's figures are unchanged by the group.
   CHECK(as_counts(j["score_nearby"]["task"]["16"]) == counts{25, 19, 17, 27, 18, 26, 24, 20});
+}
+
+TEST_CASE("explain: task and group disagree: v3.13's combined weight, with and without nearby scoring") {
+  // Task maximum node 1 (40), group maximum node 0 (12): v3.13 takes the best task + group weight.
+  // vanilla weighs no neighbours: task 1000 * f / 91 = [329, 439, 76, 0, 54, 0, 0, 98],
+  //   group 1000 * g / 42 = [285, 0, 0, 238, 0, 238, 0, 238]; sums [614, 439, 76, 238, 54, 238, 0, 336] -> node 0.
+  const std::string input = object({opteron, opteron_task, opteron_group});
+  const json vanilla = explain_json(input, {"--stack", "vanilla"});
+  CHECK(as_counts(vanilla["score_nearby"]["task"]["16"]) == counts{0, 0, 0, 0, 0, 0, 0, 0});
+  CHECK(as_counts(vanilla["task_weight"]["22"]) == counts{329, 439, 76, 0, 54, 0, 0, 98});
+  CHECK(as_counts(vanilla["group_weight"]["22"]) == counts{285, 0, 0, 238, 0, 238, 0, 238});
+  CHECK(vanilla["preferred_nid"] == 0);
+  // patches-1-2 adds seed 000's nearby scoring (weights as in the two cases above):
+  //   [604 + 285, 648 + 500, 263 + 261, 296 + 476, 252 + 261, 285 + 476, 263 + 261, 318 + 476]
+  //   = [889, 1148, 524, 772, 513, 761, 524, 794] -> node 1.
+  CHECK(explain_json(input, {"--stack", "patches-1-2"})["preferred_nid"] == 1);
 }
 
 TEST_CASE("explain: backplane (seed 000), hop limits and the group narrowing to quad {4-7}") {
@@ -256,9 +273,8 @@ TEST_CASE("explain: -1 when the faults it chooses from are all zero") {
 
 TEST_CASE("explain: vanilla gates on the task's faults, linux-modern chooses from the group's") {
   // Task faults all zero, group faults on node 1.
-  const std::string input =
-      object({direct4, R"("task_faults": [[0, 0], [0, 0], [0, 0], [0, 0]])",
-              R"("group_faults": [[0, 0], [0, 5], [0, 0], [0, 0]])"});
+  const std::string input = object({direct4, R"("task_faults": [[0, 0], [0, 0], [0, 0], [0, 0]])",
+                                    R"("group_faults": [[0, 0], [0, 5], [0, 0], [0, 0]])"});
   CHECK(explain_json(input)["preferred_nid"] == 1);
   CHECK(explain_json(input, {"--stack", "linux-modern"})["preferred_nid"] == 1);
   CHECK(explain_json(input, {"--stack", "vanilla"})["preferred_nid"] == -1);
@@ -365,7 +381,8 @@ TEST_CASE("explain: bad input is rejected with a located message") {
   check_rejected(R"({"task_faults": [[1, 2]]})", "distances: missing");
   check_rejected(R"({"distances": "near", "task_faults": []})", "distances: expected an array");
   check_rejected(R"({"distances": [], "task_faults": []})", "distances: the distance matrix is empty");
-  check_rejected(R"({"distances": [[10, 20], 20], "task_faults": [[0, 0], [0, 0]]})", "distances[1]: expected an array");
+  check_rejected(R"({"distances": [[10, 20], 20], "task_faults": [[0, 0], [0, 0]]})",
+                 "distances[1]: expected an array");
   check_rejected(R"({"distances": [[10, 20], [20]], "task_faults": [[0, 0], [0, 0]]})",
                  "distances[1]: the row has 1 entries but the matrix has 2 rows");
   check_rejected(R"({"distances": [[10, 20], [20, 5]], "task_faults": [[0, 0], [0, 0]]})",
