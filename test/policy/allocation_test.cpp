@@ -1,6 +1,8 @@
 // Decisions allocate nothing: every operator new in this test binary is counted, and the
-// count must not move while decisions run.
+// count must not move while decisions run (see ../support/count_allocations.hpp).
 #include <doctest/doctest.h>
+
+#include "../support/count_allocations.hpp"
 
 #include <numaplace/stacks.hpp>
 #include <numaplace/topology/presets.hpp>
@@ -9,23 +11,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <span>
 #include <string_view>
 #include <vector>
 
-namespace {
-std::atomic<std::size_t> allocations{0};
-}
+#if NUMAPLACE_COUNTS_ALLOCATIONS
 
-void* operator new(std::size_t size) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+using numaplace::test::allocations;
 
 using namespace numaplace;
 
@@ -51,6 +43,9 @@ TEST_CASE("no decision of any stack on any kind allocates") {
         sink += static_cast<std::uint64_t>(pl.adjust_imbalance({3, 1, 4, 8, 2}));
         sink += pl.has_capacity({10, 1024, 1, 1}, {5, 1024, 0, 1}) ? 1 : 0;
         sink += pl.scan_all_nodes(in) ? 1 : 0;
+        bool mask[8] = {};
+        pl.interleave_nodes(in, std::span<bool>(mask, t.node_count()));
+        sink += mask[0] ? 1 : 0;
         const std::size_t after = allocations.load();
         CHECK(after == before);
         CHECK(sink < ~std::uint64_t{0});
@@ -58,3 +53,5 @@ TEST_CASE("no decision of any stack on any kind allocates") {
     });
   }
 }
+
+#endif  // NUMAPLACE_COUNTS_ALLOCATIONS

@@ -1,7 +1,8 @@
 // Recording and ending windows allocate nothing once a fault_stats is built: every operator
-// new in this test binary is counted. Not under ThreadSanitizer, whose runtime brings its own
-// operator new (clang links it statically, so ours would be a duplicate definition).
+// new in this test binary is counted (see ../support/count_allocations.hpp).
 #include <doctest/doctest.h>
+
+#include "../support/count_allocations.hpp"
 
 #include <numaplace/stats/active_nodes.hpp>
 #include <numaplace/stats/fault_stats.hpp>
@@ -14,30 +15,9 @@
 
 using namespace numaplace;
 
-#if defined(__SANITIZE_THREAD__)
-#define NUMAPLACE_UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define NUMAPLACE_UNDER_TSAN 1
-#endif
-#endif
+#if NUMAPLACE_COUNTS_ALLOCATIONS
 
-#ifndef NUMAPLACE_UNDER_TSAN
-
-namespace {
-std::atomic<std::size_t> allocations{0};
-}
-
-void* operator new(std::size_t size) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+using numaplace::test::allocations;
 
 TEST_CASE("record, end_window, view and active-node counting allocate nothing") {
   fault_stats task(8), group(8);
@@ -52,7 +32,7 @@ TEST_CASE("record, end_window, view and active-node counting allocate nothing") 
   CHECK(sink > 0);
 }
 
-#endif  // NUMAPLACE_UNDER_TSAN
+#endif  // NUMAPLACE_COUNTS_ALLOCATIONS
 
 TEST_CASE("a mismatched group, or the stats themselves as group, is left alone") {
   fault_stats task = fault_stats::from_counts(std::array<std::uint64_t, 4>{4, 4, 4, 4});

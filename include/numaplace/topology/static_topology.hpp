@@ -19,6 +19,7 @@ namespace numaplace {
 namespace compile_time_error {
 void distance_matrix_has_a_distance_that_is_not_positive(std::size_t row, std::size_t column, long long value);
 void distance_matrix_has_a_distance_outside_10_to_255(std::size_t row, std::size_t column, long long value);
+void distance_matrix_local_distance_is_not_10(long long value);
 void distance_matrix_local_distances_differ_between_rows(std::size_t row, long long value, long long node0_local);
 void distance_matrix_has_an_off_diagonal_distance_not_larger_than_the_local_distance(std::size_t row,
                                                                                    std::size_t column,
@@ -82,6 +83,9 @@ class static_topology {
         break;
       case k::out_of_range:
         compile_time_error::distance_matrix_has_a_distance_outside_10_to_255(p.row, p.column, p.value);
+        break;
+      case k::local_not_10:
+        compile_time_error::distance_matrix_local_distance_is_not_10(p.value);
         break;
       case k::unequal_local:
         compile_time_error::distance_matrix_local_distances_differ_between_rows(p.row, p.value, p.expected);

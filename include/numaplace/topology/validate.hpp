@@ -19,6 +19,7 @@ enum class matrix_problem_kind : std::uint8_t {
   not_square,             ///< a row whose length differs from the row count
   not_positive,           ///< zero or negative distance
   out_of_range,           ///< below 10 or above 255, which Linux rejects
+  local_not_10,           ///< node 0's own distance is not 10, the SLIT local distance
   unequal_local,          ///< a diagonal entry that differs from row 0's
   diagonal_not_smallest,  ///< an off-diagonal entry not larger than the row's own distance
 };
@@ -54,7 +55,10 @@ constexpr matrix_problem find_matrix_problem(std::size_t rows, RowLength row_len
       if (v < slit_local_distance || v > max_valid_distance) return {k::out_of_range, r, c, v, 0};
     }
   }
+  // Linux (numa_set_distance, the device-tree parser) refuses a local distance other than 10,
+  // and its formulas divide by max - 10: accepting another would give answers no kernel gives.
   const long long local = at(0, 0);
+  if (local != slit_local_distance) return {k::local_not_10, 0, 0, local, slit_local_distance};
   for (std::size_t r = 1; r < rows; ++r) {
     if (at(r, r) != local) return {k::unequal_local, r, r, at(r, r), local};
   }
@@ -87,6 +91,7 @@ inline std::string describe(const matrix_problem& p) {
     case k::not_square: return "the row has " + v + " entries but the matrix has " + e + " rows: a distance matrix must be square";
     case k::not_positive: return "distance " + v + " is not positive";
     case k::out_of_range: return "distance " + v + " is outside 10..255, the range Linux accepts";
+    case k::local_not_10: return "local distance " + v + " is not " + e + ", the local distance of SLIT and Linux";
     case k::unequal_local: return "local distance " + v + " differs from node 0's local distance " + e;
     case k::diagonal_not_smallest:
       return "distance " + v + " to another node is not larger than the local distance " + e;
