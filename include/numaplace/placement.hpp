@@ -69,6 +69,12 @@ concept adjusts_imbalance = requires(const P& p, const imbalance_args& a) {
   { p.adjust_imbalance(a) } -> std::convertible_to<long>;
 };
 
+/// A policy that says over which nodes shared memory should interleave.
+template <class P, class Placement>
+concept interleaves_memory = requires(const P& p, const Placement& pl, const decision_input& in, std::span<bool> out) {
+  p.interleave_nodes(pl, in, out);
+};
+
 /// A policy that makes the base choice of task_numa_placement.
 template <class P, class Placement>
 concept selects_preferred = requires(const P& p, const Placement& pl, const decision_input& in) {
@@ -207,6 +213,11 @@ class placement {
   /// Whether the stack has an imbalance policy (the balancer is NUMA-aware only then).
   static constexpr bool has_imbalance_policy() noexcept {
     return (adjusts_imbalance<Policies> || ...);
+  }
+
+  /// Whether the stack says how shared memory interleaves (else memory follows its faults).
+  static constexpr bool has_interleave_policy() noexcept {
+    return (interleaves_memory<Policies, placement> || ...);
   }
 
   /// numa_has_capacity(): true unless a capacity policy refuses the move.

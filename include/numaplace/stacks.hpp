@@ -20,6 +20,7 @@
 #include "policy/group_preferred_pull.hpp"
 #include "policy/imbalance_adjustment.hpp"
 #include "policy/neighbour_weighting.hpp"
+#include "policy/shared_interleave.hpp"
 #include "topology/kinded_topology.hpp"
 
 namespace numaplace {
@@ -45,9 +46,17 @@ using patches_1_2 =
 using patches_1_4 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>,
                           neighbour_weighting<nearby_rule::v3_19>, group_preferred_pull<group_rule::v3_19>>;
 
+/// Linux 4.1: patches 1-4 as merged, numa_has_capacity() without the imbalance margin.
+using linux_4_1 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
+                        group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_1>>;
+
 /// Linux 4.2: patches 1-4 as merged, with seed 001's numa_has_capacity fix.
 using linux_4_2 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
                         group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_2>>;
+
+/// Linux 5.9: source-based imbalance allowance (before seed 004).
+using linux_5_9 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
+                        group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_7>>;
 
 /// Linux 5.10: one fault maximum, the hop-limit fix, and seed 004's destination-based imbalance.
 using linux_5_10 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
@@ -58,6 +67,12 @@ using linux_modern =
     stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
           group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>>;
 
+/// linux-modern whose shared groups interleave their memory over the nodes they use (seed 003).
+using shared_interleave =
+    stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
+          group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>,
+          numaplace::shared_interleave>;
+
 }  // namespace stacks
 
 /// Every named stack, by the name the command line uses.
@@ -66,9 +81,12 @@ inline auto named_stacks() {
   return hana::make_map(hana::make_pair(BOOST_HANA_STRING("vanilla"), hana::type_c<stacks::vanilla>),
                         hana::make_pair(BOOST_HANA_STRING("patches-1-2"), hana::type_c<stacks::patches_1_2>),
                         hana::make_pair(BOOST_HANA_STRING("patches-1-4"), hana::type_c<stacks::patches_1_4>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-4.1"), hana::type_c<stacks::linux_4_1>),
                         hana::make_pair(BOOST_HANA_STRING("linux-4.2"), hana::type_c<stacks::linux_4_2>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-5.9"), hana::type_c<stacks::linux_5_9>),
                         hana::make_pair(BOOST_HANA_STRING("linux-5.10"), hana::type_c<stacks::linux_5_10>),
-                        hana::make_pair(BOOST_HANA_STRING("linux-modern"), hana::type_c<stacks::linux_modern>));
+                        hana::make_pair(BOOST_HANA_STRING("linux-modern"), hana::type_c<stacks::linux_modern>),
+                        hana::make_pair(BOOST_HANA_STRING("shared-interleave"), hana::type_c<stacks::shared_interleave>));
 }
 
 inline constexpr std::string_view default_stack_name = "linux-modern";

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -24,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "../policy/inputs.hpp"
 #include "../stats/fault_stats.hpp"
 #include "../topology/dynamic_topology.hpp"
 #include "cost_model.hpp"
@@ -66,9 +68,41 @@ class engine {
     build_workload();
   }
 
+  /// What must always hold: every live task on exactly one CPU of an allowed node, every chunk
+  /// counted once on the node it is on. Empty when all holds, else what broke.
+  std::string check_invariants() const {
+    std::vector<std::uint32_t> seen(tasks_.size(), 0);
+    for (std::uint32_t c = 0; c < cpus_.size(); ++c) {
+      for (auto id : cpus_[c].tasks) {
+        if (id >= tasks_.size() || !tasks_[id].alive) return "cpu " + std::to_string(c) + " holds a dead or unknown task";
+        if (tasks_[id].cpu != c) return "task " + std::to_string(id) + " is listed on cpu " + std::to_string(c) + " but thinks it is elsewhere";
+        ++seen[id];
+      }
+    }
+    for (std::uint32_t id = 0; id < tasks_.size(); ++id) {
+      if (tasks_[id].alive && seen[id] != 1) return "task " + std::to_string(id) + " is on " + std::to_string(seen[id]) + " cpus";
+      if (tasks_[id].alive && tasks_[id].node != cpus_[tasks_[id].cpu].node) return "task " + std::to_string(id) + " has a stale node";
+    }
+    for (std::size_t r = 0; r < regions_.size(); ++r) {
+      std::vector<std::uint32_t> count(topo_.node_count(), 0);
+      for (const auto& ch : regions_[r].chunks) ++count[ch.node];
+      if (count != regions_[r].on_node) return "region " + std::to_string(r) + " miscounts its chunks per node";
+    }
+    return {};
+  }
+
+  /// Runs for `ms` more simulated milliseconds (or to the end); for tests that look in between.
+  void step(double ms) { run_until(now_ms_ + ms); }
+
   run_result run() {
-    const double end_ms = w_.seconds * 1000.0;
-    double next_balance = 0, next_refresh = 0, next_snapshot = 0;
+    run_until(w_.seconds * 1000.0);
+    snapshot();
+    return collect();
+  }
+
+ private:
+  void run_until(double end_ms) {
+    end_ms = std::min(end_ms, w_.seconds * 1000.0);
     while (now_ms_ < end_ms && !all_done()) {
       if (now_ms_ >= next_refresh) {
         refresh_latency();
@@ -87,11 +121,10 @@ class engine {
       now_ms_ += c_.tick_ms;
       ++ticks_;
     }
-    snapshot();
-    return collect();
   }
 
- private:
+  double next_balance = 0, next_refresh = 0, next_snapshot = 0;
+
   // ---- state -------------------------------------------------------------------------
   struct cpu_state {
     node_index node = 0;
@@ -105,6 +138,7 @@ class engine {
   };
   struct region_state {
     std::uint32_t process = 0;
+    bool shared = false;  // a heap every thread of the process works on
     std::vector<chunk_state> chunks;
     std::vector<std::uint32_t> on_node;  // chunks per node
     std::vector<double> cost_from;       // mean access cost from each node, refreshed
@@ -132,6 +166,8 @@ class engine {
     double ops = 0, local_ops = 0;
     double finish_ms = -1;
     std::uint64_t task_moves = 0, page_moves = 0;
+    double next_interleave_ms = 0;
+    bool interleaved = false;  // shared memory placed by the interleave policy, not by faults
   };
 
   // ---- construction ------------------------------------------------------------------
@@ -160,7 +196,8 @@ class engine {
     for (std::uint32_t p = 0; p < w_.processes.size(); ++p) {
       const process_spec& ps = w_.processes[p];
       process_state st;
-      for (auto b : ps.bind_nodes) {
+      // Bindings apply to the hard-binding baseline only; other runs ignore them.
+      for (auto b : o_.mode == balancing::hard_binding ? ps.bind_nodes : std::vector<std::uint32_t>{}) {
         if (b >= n) throw std::invalid_argument("process " + ps.name + " binds to node index " + std::to_string(b) + " beyond the topology");
         st.allowed.push_back(b);
       }
@@ -169,6 +206,7 @@ class engine {
       for (const region& r : ps.regions) {
         region_state rs;
         rs.process = p;
+        rs.shared = r.first_touch_by_all;
         rs.chunks.resize(r.chunks);
         rs.on_node.assign(n, 0);
         rs.cost_from.assign(n, 1.0);
@@ -205,8 +243,22 @@ class engine {
     const auto id = static_cast<std::uint32_t>(tasks_.size());
     tasks_.push_back(std::move(t));
     cpus_[cpu].tasks.push_back(id);
-    if (ps.jobs > 0) ++processes_[p].jobs_started;
+    if (ps.jobs > 0) {
+      // A new job allocates fresh private memory where it starts (first touch).
+      if (processes_[p].jobs_started > 0) {
+        for (const auto& [r, weight] : tasks_[id].accesses) {
+          if (!regions_[r].shared) rehome(regions_[r], tasks_[id].node);
+        }
+      }
+      ++processes_[p].jobs_started;
+    }
     return id;
+  }
+
+  void rehome(region_state& rs, node_index node) {
+    std::fill(rs.on_node.begin(), rs.on_node.end(), 0u);
+    rs.on_node[node] = static_cast<std::uint32_t>(rs.chunks.size());
+    for (auto& ch : rs.chunks) ch = {node, -1, no_node};
   }
 
   bool allowed_node(std::uint32_t p, node_index n) const {
@@ -359,23 +411,25 @@ class engine {
       ps.local_ops += work * t.local_share;
       if (w_.report_elapsed) {
         t.work_left_ms -= work;
-        if (t.work_left_ms <= 0) finish(id);
+        if (t.work_left_ms <= 0) finish(id);  // t may dangle after this: last use
       }
     }
   }
 
   void finish(std::uint32_t id) {
-    task_state& t = tasks_[id];
-    t.alive = false;
-    auto& on_cpu = cpus_[t.cpu].tasks;
+    // spawn() may grow tasks_: keep copies, not references into it.
+    const std::uint32_t p = tasks_[id].process;
+    const std::uint32_t thread = tasks_[id].thread;
+    tasks_[id].alive = false;
+    auto& on_cpu = cpus_[tasks_[id].cpu].tasks;
     on_cpu.erase(std::find(on_cpu.begin(), on_cpu.end(), id));
-    process_state& ps = processes_[t.process];
-    const process_spec& spec = w_.processes[t.process];
+    process_state& ps = processes_[p];
+    const process_spec& spec = w_.processes[p];
     if (spec.jobs > 0) {
       ++ps.jobs_done;
-      if (ps.jobs_started < spec.jobs) spawn(t.process, t.thread);
+      if (ps.jobs_started < spec.jobs) spawn(p, thread);
     }
-    if (process_done(t.process) && ps.finish_ms < 0) ps.finish_ms = now_ms_ + c_.tick_ms;
+    if (process_done(p) && ps.finish_ms < 0) ps.finish_ms = now_ms_ + c_.tick_ms;
   }
 
   bool process_done(std::uint32_t p) const {
@@ -432,7 +486,8 @@ class engine {
       const bool second_fault = ch.last_nid == t.node;
       ch.last_nid = t.node;
       ch.last_task = std::int32_t(id);
-      if (mem_node != t.node && second_fault && allowed_node(t.process, t.node) &&
+      const bool placed_by_policy = ps.interleaved && rs.shared;
+      if (mem_node != t.node && second_fault && !placed_by_policy && allowed_node(t.process, t.node) &&
           (is_private || shared_migration_ok(t, mem_node))) {
         --rs.on_node[mem_node];
         ++rs.on_node[t.node];
@@ -449,6 +504,41 @@ class engine {
       const node_index preferred = pl_->preferred_node(in);
       if (preferred != no_node) t.preferred = preferred;
       if (t.preferred != no_node && t.preferred != t.node) numa_migrate(id);
+      if constexpr (Placement::has_interleave_policy()) interleave(t.process, input_of(tasks_[id]), id);
+    }
+  }
+
+  // mbind(MPOL_INTERLEAVE) over the policy's node mask, applied to the group's shared memory
+  // once per scan period, a bounded number of chunks at a time (the copy cost goes to the task
+  // whose scan triggered it).
+  void interleave(std::uint32_t p, const decision_input& in, std::uint32_t id) {
+    process_state& ps = processes_[p];
+    if (!ps.group || now_ms_ < ps.next_interleave_ms) return;
+    ps.next_interleave_ms = now_ms_ + c_.scan_period_ms;
+    const std::size_t n = topo_.node_count();
+    std::unique_ptr<bool[]> mask(new bool[n]());
+    pl_->interleave_nodes(in, std::span<bool>(mask.get(), n));
+    std::vector<node_index> nodes;
+    for (node_index m = 0; m < n; ++m) {
+      if (mask[m] && allowed_node(p, m)) nodes.push_back(m);
+    }
+    if (nodes.empty()) return;
+    ps.interleaved = true;
+    std::size_t budget = std::size_t{c_.scan_chunks} * 4;
+    for (std::uint32_t r = 0; r < w_.processes[p].regions.size() && budget > 0; ++r) {
+      region_state& rs = regions_[region_base_[p] + r];
+      if (!rs.shared) continue;
+      for (std::size_t c = 0; c < rs.chunks.size() && budget > 0; ++c) {
+        const node_index target = nodes[c % nodes.size()];
+        chunk_state& ch = rs.chunks[c];
+        if (ch.node == target) continue;
+        --rs.on_node[ch.node];
+        ++rs.on_node[target];
+        ch.node = target;
+        tasks_[id].stall_ms += c_.page_migrate_cost_ms;
+        ++ps.page_moves;
+        --budget;
+      }
     }
   }
 
@@ -481,6 +571,8 @@ class engine {
       } best;
       const auto try_node = [&](node_index dst, long task_imp, long group_imp, distance_t dist) {
         if (!topo_.has_cpu(dst) || !allowed_node(t.process, dst)) return;
+        // numa_has_capacity() (v4.1..v4.18) gates the whole node, swaps included.
+        if (!pl_->has_capacity(load_of(src), load_of(dst))) return;
         const long imp = in.has_group() ? group_imp : task_imp;
         const long src_running = long(running_on_node(src)) - 1;
         const long dst_running = long(running_on_node(dst)) + 1;
@@ -493,14 +585,16 @@ class engine {
           }
         }
         if (idle != ~0u) {
-          // Destination has spare capacity: the stack's allowance decides whether a move is fine.
+          // Destination has spare capacity: a move is fine when the stack forgives the imbalance
+          // it leaves (then the idle CPU is taken at once); otherwise only swaps remain.
           const long imbalance = std::max(0L, dst_running - src_running);
           const long left = pl_->adjust_imbalance({imbalance, int(src_running), int(dst_running), int(dst_cpus), imb_numa_nr(dst)});
-          const bool capacity = pl_->has_capacity(load_of(src), load_of(dst));
-          if ((left == 0 || dst_running <= src_running) && capacity && imp > best.improvement) best = {idle, -1, imp};
-          return;
+          if (left == 0) {
+            if (imp > best.improvement) best = {idle, -1, imp};
+            return;
+          }
         }
-        // No idle CPU: consider swapping with each task there (task_numa_compare).
+        // Swapping with each task there (task_numa_compare).
         for (auto c : node_cpus_[dst]) {
           for (auto other : cpus_[c].tasks) {
             const task_state& cur = tasks_[other];

@@ -1,0 +1,139 @@
+#pragma once
+// Experiments: one workload on one machine under several stacks, several seeded runs each,
+// the runs spread over threads. Results depend only on the seeds, never on the thread count.
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "../stacks.hpp"
+#include "../topology/dynamic_topology.hpp"
+#include "engine.hpp"
+#include "result.hpp"
+#include "workload.hpp"
+
+namespace numaplace::sim {
+
+/// The two baselines a stack list may name besides the named stacks.
+inline constexpr std::string_view no_balancing_name = "no-balancing";
+inline constexpr std::string_view hard_binding_name = "hard-binding";
+
+/// Every name `run_stack` accepts, named stacks first.
+inline std::vector<std::string> simulation_stack_names() {
+  std::vector<std::string> names;
+  for_each_stack([&](std::string_view name, auto) { names.emplace_back(name); });
+  names.emplace_back(no_balancing_name);
+  names.emplace_back(hard_binding_name);
+  return names;
+}
+
+/// One run of `w` on `t` under the stack called `stack`. Throws std::invalid_argument for an
+/// unknown stack, or for hard binding of a workload that names no bind_nodes.
+inline run_result run_stack(const dynamic_topology& t, const workload& w, std::string_view stack, run_options o) {
+  if (stack == no_balancing_name) {
+    o.mode = balancing::none;
+    const no_placement none;
+    return engine<no_placement>(t, &none, w, o).run();
+  }
+  if (stack == hard_binding_name) {
+    for (const auto& p : w.processes) {
+      if (p.bind_nodes.empty()) throw std::invalid_argument("hard binding needs bind_nodes for process " + p.name);
+    }
+    o.mode = balancing::hard_binding;
+    const no_placement none;
+    return engine<no_placement>(t, &none, w, o).run();
+  }
+  o.mode = balancing::numa;
+  run_result result;
+  const bool found = with_stack(stack, [&](auto type) {
+    using S = typename decltype(type)::type;
+    with_placement<S>(t, [&](const auto& pl) {
+      using P = std::decay_t<decltype(pl)>;
+      result = engine<P>(t, &pl, w, o).run();
+    });
+  });
+  if (!found) throw std::invalid_argument("unknown stack '" + std::string(stack) + "'");
+  return result;
+}
+
+struct experiment {
+  std::string name;
+  dynamic_topology topology;
+  workload load;
+  machine_options machine{};
+  cost_model costs{};
+  std::vector<std::string> stacks;
+  unsigned runs = 10;
+  std::uint64_t seed = 1;
+};
+
+/// All runs of one stack, in seed order.
+struct stack_results {
+  std::string stack;
+  std::vector<run_result> runs;
+};
+
+/// Runs `runs` of every stack: run i of every stack uses seed + i, so stacks meet the same
+/// random draws as far as their decisions let them. `shard` k of n keeps runs with index % n == k.
+/// `progress(done, total)` is called from worker threads, serialised.
+inline std::vector<stack_results> run_experiment(const experiment& e, unsigned threads = 0, unsigned shard = 0,
+                                                 unsigned shards = 1,
+                                                 const std::function<void(std::size_t, std::size_t)>& progress = {}) {
+  for (const auto& s : e.stacks) {
+    const auto names = simulation_stack_names();
+    if (std::find(names.begin(), names.end(), s) == names.end()) throw std::invalid_argument("unknown stack '" + s + "'");
+  }
+  if (shards == 0 || shard >= shards) throw std::invalid_argument("shard must be k/n with k < n");
+  struct job {
+    std::size_t stack;
+    unsigned run;
+  };
+  std::vector<job> jobs;
+  std::vector<stack_results> out(e.stacks.size());
+  for (std::size_t s = 0; s < e.stacks.size(); ++s) {
+    out[s].stack = e.stacks[s];
+    for (unsigned r = 0; r < e.runs; ++r) {
+      if (r % shards == shard) jobs.push_back({s, r});
+    }
+  }
+  std::vector<run_result> results(jobs.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex progress_lock;
+  std::size_t done = 0;
+  std::exception_ptr failure;
+  const auto worker = [&] {
+    for (std::size_t j = next++; j < jobs.size(); j = next++) {
+      try {
+        run_options o;
+        o.seed = e.seed + jobs[j].run;
+        o.costs = e.costs;
+        o.machine = e.machine;
+        results[j] = run_stack(e.topology, e.load, e.stacks[jobs[j].stack], o);
+      } catch (...) {
+        const std::lock_guard lock(progress_lock);
+        if (!failure) failure = std::current_exception();
+      }
+      const std::lock_guard lock(progress_lock);
+      ++done;
+      if (progress) progress(done, jobs.size());
+    }
+  };
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, jobs.size())));
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
+  worker();
+  for (auto& th : pool) th.join();
+  if (failure) std::rethrow_exception(failure);
+  for (std::size_t j = 0; j < jobs.size(); ++j) out[jobs[j].stack].runs.push_back(std::move(results[j]));
+  return out;
+}
+
+}  // namespace numaplace::sim
