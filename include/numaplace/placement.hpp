@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "policy/arithmetic.hpp"
 #include "policy/hooks.hpp"
 #include "policy/inputs.hpp"
 #include "stats/fault_view.hpp"
@@ -63,6 +64,21 @@ P make_policy(const View& view) {
 
 }  // namespace detail
 
+// The arithmetic the first policy naming one chooses; the kernel's otherwise.
+template <class... Ps>
+struct arithmetic_of {
+  using type = kernel_arithmetic;
+};
+template <class P, class... Ps>
+struct arithmetic_of<P, Ps...> {
+  using type = typename arithmetic_of<Ps...>::type;
+};
+template <class P, class... Ps>
+  requires requires { typename P::arithmetic; }
+struct arithmetic_of<P, Ps...> {
+  using type = typename P::arithmetic;
+};
+
 /// A policy that provides adjust_numa_imbalance().
 template <class P>
 concept adjusts_imbalance = requires(const P& p, const imbalance_args& a) {
@@ -88,6 +104,13 @@ class placement {
  public:
   using topology_type = View;
   static constexpr numa_kind kind = View::kind;
+  /// kernel_arithmetic (wrapping, as the kernel) unless the stack has overflow_safe.
+  using arithmetic = typename arithmetic_of<Policies...>::type;
+
+  /// A node's faults, shared plus private, in the stack's arithmetic.
+  static constexpr std::uint64_t faults_on(const fault_view& f, std::size_t node) noexcept {
+    return arithmetic::add(f.memory[2 * node], f.memory[2 * node + 1]);
+  }
 
   explicit placement(const View& view)
       : view_(view),
@@ -152,18 +175,19 @@ class placement {
   std::uint64_t score_nearby(const fault_view& faults, node_index nid, distance_t dist) const noexcept {
     return boost::hana::fold_left(policies_, std::uint64_t{0}, [&](std::uint64_t sum, const auto& p) {
       if constexpr (requires { p.score_nearby(*this, faults, nid, dist); }) {
-        return sum + p.score_nearby(*this, faults, nid, dist);
+        return arithmetic::add(sum, p.score_nearby(*this, faults, nid, dist));
       } else {
         return sum;
       }
     });
   }
 
-  /// task_weight() / group_weight(): per-mille share of the faults on and near `nid`.
-  /// Unsigned wrap-around arithmetic, as the kernel's; 0 when there are no faults.
+  /// task_weight() / group_weight(): per-mille share of the faults on and near `nid`, in the
+  /// stack's arithmetic (the kernel's wraps); 0 when there are no faults or the total is 0.
   std::uint64_t weight(const fault_view& faults, node_index nid, distance_t dist) const noexcept {
     if (faults.empty() || faults.total == 0) return 0;
-    return 1000 * (faults.faults(nid) + score_nearby(faults, nid, dist)) / faults.total;
+    return arithmetic::mul_div(arithmetic::add(faults_on(faults, nid), score_nearby(faults, nid, dist)), 1000,
+                               faults.total);
   }
   std::uint64_t task_weight(const decision_input& in, node_index nid, distance_t dist) const noexcept {
     return weight(in.task, nid, dist);

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "placement.hpp"
+#include "policy/arithmetic.hpp"
 #include "policy/capacity_check.hpp"
 #include "policy/fault_scoring.hpp"
 #include "policy/group_preferred_pull.hpp"
@@ -73,6 +74,11 @@ using shared_interleave =
           group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>,
           numaplace::shared_interleave>;
 
+/// linux-modern with scores that saturate instead of wrapping (policy/arithmetic.hpp).
+using linux_modern_safe =
+    stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
+          group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>, overflow_safe>;
+
 }  // namespace stacks
 
 /// Every named stack, by the name the command line uses.
@@ -86,7 +92,8 @@ inline auto named_stacks() {
                         hana::make_pair(BOOST_HANA_STRING("linux-5.9"), hana::type_c<stacks::linux_5_9>),
                         hana::make_pair(BOOST_HANA_STRING("linux-5.10"), hana::type_c<stacks::linux_5_10>),
                         hana::make_pair(BOOST_HANA_STRING("linux-modern"), hana::type_c<stacks::linux_modern>),
-                        hana::make_pair(BOOST_HANA_STRING("shared-interleave"), hana::type_c<stacks::shared_interleave>));
+                        hana::make_pair(BOOST_HANA_STRING("shared-interleave"), hana::type_c<stacks::shared_interleave>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-modern-safe"), hana::type_c<stacks::linux_modern_safe>));
 }
 
 inline constexpr std::string_view default_stack_name = "linux-modern";

@@ -31,7 +31,7 @@ struct fault_scoring {
       // A size_t index and the counters read in place: exactly the code of a hand-written
       // argmax (bench/: within 2 % of its instruction count on direct topologies).
       for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t v = f.memory[2 * i] + f.memory[2 * i + 1];
+        const std::uint64_t v = Placement::faults_on(f, i);
         if (v > max_faults) {
           max_faults = v;
           max_nid = static_cast<node_index>(i);
@@ -48,13 +48,13 @@ struct fault_scoring {
       std::uint64_t max_faults = 0, max_group_faults = 0;
       node_index max_nid = no_node, max_group_nid = no_node;
       for (node_index i = 0; i < n; ++i) {
-        const std::uint64_t v = in.task.faults(i);
+        const std::uint64_t v = Placement::faults_on(in.task, i);
         if (v > max_faults) {
           max_faults = v;
           max_nid = i;
         }
         if (in.has_group()) {
-          const std::uint64_t g = in.group.faults(i);
+          const std::uint64_t g = Placement::faults_on(in.group, i);
           if (g > max_group_faults) {
             max_group_faults = g;
             max_group_nid = i;
@@ -73,7 +73,8 @@ struct fault_scoring {
         const distance_t dist = pl.topology().max_distance();
         std::uint64_t max_weight = 0;
         for (node_index i = 0; i < n; ++i) {
-          const std::uint64_t w = pl.task_weight(in, i, dist) + pl.group_weight(in, i, dist);
+          const std::uint64_t w =
+              Placement::arithmetic::add(pl.task_weight(in, i, dist), pl.group_weight(in, i, dist));
           if (w > max_weight) {
             max_weight = w;
             max_nid = i;

@@ -131,7 +131,9 @@ class group_preferred_pull {
           const auto& candidate = tree_.child(*g, c);
           std::uint64_t faults = 0;
           const node_index* m = tree_.members(candidate);
-          for (std::uint32_t i = 0; i < candidate.member_count; ++i) faults += in.group.faults(m[i]);
+          for (std::uint32_t i = 0; i < candidate.member_count; ++i) {
+            faults = Placement::arithmetic::add(faults, Placement::faults_on(in.group, m[i]));
+          }
           if (faults > max_faults) {
             max_faults = faults;
             best = &candidate;
@@ -154,7 +156,8 @@ class group_preferred_pull {
     const auto n = static_cast<node_index>(pl.node_count());
     for (node_index i = 0; i < n; ++i) max_cpu = in.group.cpu_faults(i) > max_cpu ? in.group.cpu_faults(i) : max_cpu;
     unsigned active = 0;
-    for (node_index i = 0; i < n; ++i) active += in.group.cpu_faults(i) * 3 > max_cpu ? 1u : 0u;
+    using A = typename Placement::arithmetic;
+    for (node_index i = 0; i < n; ++i) active += A::mul_div(in.group.cpu_faults(i), 3, 1) > max_cpu ? 1u : 0u;
     return active > 1;
   }
 

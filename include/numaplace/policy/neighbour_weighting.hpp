@@ -45,13 +45,14 @@ struct neighbour_weighting {
           if (d > hop_limit) break;
         }
       }
-      std::uint64_t f = faults.faults(node);
+      using A = typename Placement::arithmetic;
+      std::uint64_t f = Placement::faults_on(faults, node);
       if constexpr (View::kind == numa_kind::glueless_mesh) {
         // Unsigned, as in the kernel: before v5.18 a distance beyond max wraps here.
-        f = f * static_cast<std::uint64_t>(static_cast<long>(max) - static_cast<long>(d));
-        f = f / static_cast<std::uint64_t>(max - topo.local_distance());
+        f = A::mul_div(f, static_cast<std::uint64_t>(static_cast<long>(max) - static_cast<long>(d)),
+                       static_cast<std::uint64_t>(max - topo.local_distance()));
       }
-      score += f;
+      score = A::add(score, f);
     }
     return score;
   }
