@@ -1,0 +1,275 @@
+#include "proc_files.hpp"
+
+#include <numaplace/topology/cpulist.hpp>
+#include <numaplace/topology/error.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <system_error>
+#include <utility>
+
+namespace balancer {
+
+namespace {
+
+std::vector<std::string_view> words(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+template <class F>
+void for_each_line(std::string_view text, F f) {
+  std::size_t number = 0;
+  while (!text.empty()) {
+    const auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    f(line, ++number);
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+}
+
+template <class T>
+std::optional<T> number_of(std::string_view s, int base = 10) {
+  T v{};
+  if (s.empty() || s.front() == '+' || s.front() == '-') return std::nullopt;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::uint64_t checked_bytes(std::uint64_t pages, std::uint64_t page_kib, const std::string& source, std::size_t line) {
+  if (page_kib != 0 && pages > std::numeric_limits<std::uint64_t>::max() / 1024 / page_kib) {
+    throw proc_error(source, line, "page count " + std::to_string(pages) + " overflows");
+  }
+  return pages * page_kib * 1024;
+}
+
+std::vector<unsigned> list_of(std::string_view value, const std::string& source, std::size_t line) {
+  try {
+    return numaplace::parse_cpulist(value, source, line);
+  } catch (const numaplace::topology_error& e) {
+    throw proc_error(source, line, e.reason());
+  }
+}
+
+// Whole-file reads with errno: what tells a vanished process from a refused one.
+enum class read_status { ok, gone, refused };
+
+read_status read_all(const std::filesystem::path& path, std::string& out, int& error) {
+  out.clear();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = errno;
+    if (error == ENOENT || error == ESRCH || error == ENOTDIR) return read_status::gone;
+    if (error == EACCES || error == EPERM) return read_status::refused;
+    throw proc_error(path.string(), 0, std::string("cannot open: ") + std::strerror(error));
+  }
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      out.append(buffer, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n == 0) break;
+    if (errno == EINTR) continue;
+    error = errno;
+    ::close(fd);
+    if (error == ESRCH || error == ENOENT) return read_status::gone;
+    if (error == EACCES || error == EPERM) return read_status::refused;
+    throw proc_error(path.string(), 0, std::string("cannot read: ") + std::strerror(error));
+  }
+  ::close(fd);
+  return read_status::ok;
+}
+
+}  // namespace
+
+std::uint64_t numa_maps_summary::total_bytes() const noexcept {
+  std::uint64_t sum = 0;
+  for (const auto& [node, b] : bytes) sum += b;
+  return sum;
+}
+
+numa_maps_summary parse_numa_maps(std::string_view text, const std::string& source) {
+  numa_maps_summary out;
+  for_each_line(text, [&](std::string_view line, std::size_t number) {
+    const auto w = words(line);
+    if (w.empty()) return;
+    if (w.size() < 2) throw proc_error(source, number, "expected 'ADDRESS POLICY ...', got '" + std::string(line) + "'");
+    if (!number_of<std::uint64_t>(w[0], 16)) {
+      throw proc_error(source, number, "'" + std::string(w[0]) + "' is not a hexadecimal address");
+    }
+    bool anonymous = true;
+    std::uint64_t page_kib = 4;
+    std::vector<std::pair<unsigned, std::uint64_t>> per_node;
+    for (std::size_t i = 2; i < w.size(); ++i) {
+      const auto eq = w[i].find('=');
+      if (eq == std::string_view::npos) {
+        if (w[i] != "heap" && w[i] != "stack" && w[i] != "huge") {
+          throw proc_error(source, number, "unexpected word '" + std::string(w[i]) + "'");
+        }
+        continue;
+      }
+      const std::string_view key = w[i].substr(0, eq), value = w[i].substr(eq + 1);
+      if (key == "file") {
+        anonymous = false;
+        continue;
+      }
+      if (key.size() > 1 && key[0] == 'N' && number_of<unsigned>(key.substr(1))) {
+        const auto pages = number_of<std::uint64_t>(value);
+        if (!pages) throw proc_error(source, number, "'" + std::string(w[i]) + "': the page count is not a number");
+        per_node.emplace_back(*number_of<unsigned>(key.substr(1)), *pages);
+        continue;
+      }
+      if (key == "kernelpagesize_kB") {
+        const auto kib = number_of<std::uint64_t>(value);
+        if (!kib || *kib == 0) throw proc_error(source, number, "'" + std::string(w[i]) + "' is not a page size");
+        page_kib = *kib;
+        continue;
+      }
+      // anon=, dirty=, mapped=, mapmax=, active=, swapcache=, writeback=: counts we do not use,
+      // but they must still be counts.
+      if (!number_of<std::uint64_t>(value)) {
+        throw proc_error(source, number, "'" + std::string(w[i]) + "': expected KEY=NUMBER");
+      }
+    }
+    for (const auto& [node, pages] : per_node) {
+      const std::uint64_t b = checked_bytes(pages, page_kib, source, number);
+      out.bytes[node] += b;
+      if (anonymous) out.anon_bytes[node] += b;
+    }
+  });
+  return out;
+}
+
+status_info parse_status(std::string_view text, const std::string& source) {
+  status_info out;
+  bool have_name = false, have_pid = false, have_threads = false, have_cpus = false, have_mems = false;
+  for_each_line(text, [&](std::string_view line, std::size_t number) {
+    if (line.empty()) return;
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos) throw proc_error(source, number, "expected 'Key:\tvalue'");
+    const std::string_view key = line.substr(0, colon);
+    std::string_view value = line.substr(colon + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    if (key == "Name") {
+      out.name = std::string(value);
+      have_name = true;
+    } else if (key == "Pid") {
+      const auto v = number_of<int>(value);
+      if (!v || *v <= 0) throw proc_error(source, number, "Pid '" + std::string(value) + "' is not a process id");
+      out.pid = *v;
+      have_pid = true;
+    } else if (key == "Threads") {
+      const auto v = number_of<unsigned>(value);
+      if (!v) throw proc_error(source, number, "Threads '" + std::string(value) + "' is not a number");
+      out.threads = *v;
+      have_threads = true;
+    } else if (key == "Cpus_allowed_list") {
+      out.cpus_allowed = list_of(value, source, number);
+      have_cpus = true;
+    } else if (key == "Mems_allowed_list") {
+      out.mems_allowed = list_of(value, source, number);
+      have_mems = true;
+    }
+  });
+  const auto need = [&](bool have, const char* key) {
+    if (!have) throw proc_error(source, 0, std::string("no ") + key + " line");
+  };
+  need(have_name, "Name");
+  need(have_pid, "Pid");
+  need(have_threads, "Threads");
+  need(have_cpus, "Cpus_allowed_list");
+  need(have_mems, "Mems_allowed_list");
+  return out;
+}
+
+task_stat parse_task_stat(std::string_view text, const std::string& source) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  if (text.find('\n') != std::string_view::npos) throw proc_error(source, 2, "expected one line");
+  const auto open = text.find(" (");
+  const auto close = text.rfind(") ");  // the command may itself contain ") "; the last one ends it
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open) {
+    throw proc_error(source, 1, "expected 'TID (COMM) STATE ...'");
+  }
+  task_stat out;
+  const auto tid = number_of<int>(text.substr(0, open));
+  if (!tid || *tid <= 0) throw proc_error(source, 1, "'" + std::string(text.substr(0, open)) + "' is not a thread id");
+  out.tid = *tid;
+  out.comm = std::string(text.substr(open + 2, close - open - 2));
+  const auto rest = words(text.substr(close + 2));
+  // rest[0] is field 3 (state); field 39 (processor) is rest[36].
+  if (rest.size() < 37) {
+    throw proc_error(source, 1, "has " + std::to_string(rest.size() + 2) + " fields; the CPU is field 39");
+  }
+  if (rest[0].size() != 1) throw proc_error(source, 1, "state '" + std::string(rest[0]) + "' is not one letter");
+  out.state = rest[0][0];
+  const auto cpu = number_of<int>(rest[36]);
+  if (!cpu) throw proc_error(source, 1, "field 39 (processor) '" + std::string(rest[36]) + "' is not a CPU number");
+  out.processor = *cpu;
+  return out;
+}
+
+std::vector<int> list_threads(const std::filesystem::path& proc_root, int pid) {
+  std::vector<int> tids;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(proc_root / std::to_string(pid) / "task", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (const auto tid = number_of<int>(it->path().filename().string())) tids.push_back(*tid);
+  }
+  std::sort(tids.begin(), tids.end());
+  return tids;
+}
+
+std::optional<process_snapshot> read_process(const std::filesystem::path& proc_root, int pid, std::string* why_gone) {
+  const auto dir = proc_root / std::to_string(pid);
+  const auto gone = [&](const std::string& why) -> std::optional<process_snapshot> {
+    if (why_gone != nullptr) *why_gone = why;
+    return std::nullopt;
+  };
+  process_snapshot p;
+  p.pid = pid;
+  std::string text;
+  int error = 0;
+  const auto read_or = [&](const std::filesystem::path& file) {
+    const read_status s = read_all(file, text, error);
+    if (s == read_status::refused) {
+      throw proc_permission_error(file.string() + ": " + std::strerror(error) +
+                                  " (reading another user's process needs root or CAP_SYS_PTRACE)");
+    }
+    return s == read_status::ok;
+  };
+
+  if (!read_or(dir / "status")) return gone("no such process");
+  p.status = parse_status(text, (dir / "status").string());
+  if (!read_or(dir / "numa_maps")) return gone(std::string("exited while being read (") + std::strerror(error) + ")");
+  p.memory = parse_numa_maps(text, (dir / "numa_maps").string());
+  for (const int tid : list_threads(proc_root, pid)) {
+    const auto stat = dir / "task" / std::to_string(tid) / "stat";
+    if (!read_or(stat)) {
+      ++p.threads_gone;
+      continue;
+    }
+    p.threads.push_back(parse_task_stat(text, stat.string()));
+  }
+  if (p.threads.empty()) return gone("exited while being read (no threads left)");
+  return p;
+}
+
+}  // namespace balancer

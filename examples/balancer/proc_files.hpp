@@ -1,0 +1,85 @@
+#pragma once
+// What numaplace-balance reads from /proc, as small strict parsers and a reader that copes with
+// processes and threads exiting under it.
+//
+//   /proc/PID/numa_maps        one line per mapping: "ADDR POLICY [file=PATH|heap|stack|huge]
+//                              key=value...", pages per node as N<id>=<pages>, in units of
+//                              kernelpagesize_kB (4 unless huge pages)
+//   /proc/PID/status           "Key:\tvalue" lines; Name, Pid, Threads, Cpus_allowed_list and
+//                              Mems_allowed_list are used
+//   /proc/PID/task/TID/stat    "TID (COMM) STATE ..."; field 39 is the CPU the thread last ran on
+//
+// Parse errors throw proc_error, whose message names the file and line. The root of /proc is
+// a parameter, so tests read fixture trees recorded from real processes.
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace balancer {
+
+/// A file that is not what the kernel writes: "FILE:LINE: what".
+class proc_error : public std::runtime_error {
+ public:
+  proc_error(const std::string& file, std::size_t line, const std::string& what)
+      : std::runtime_error(file + (line != 0 ? ":" + std::to_string(line) : std::string()) + ": " + what) {}
+};
+
+/// Reading was refused (EACCES/EPERM): another user's process without the capability.
+class proc_permission_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Resident memory by node id, in bytes.
+struct numa_maps_summary {
+  std::map<unsigned, std::uint64_t> bytes;       ///< every page, by node id
+  std::map<unsigned, std::uint64_t> anon_bytes;  ///< pages of anonymous mappings (no file=)
+  std::uint64_t total_bytes() const noexcept;
+};
+
+numa_maps_summary parse_numa_maps(std::string_view text, const std::string& source);
+
+struct status_info {
+  std::string name;
+  int pid = 0;
+  unsigned threads = 0;
+  std::vector<unsigned> cpus_allowed;
+  std::vector<unsigned> mems_allowed;
+};
+
+status_info parse_status(std::string_view text, const std::string& source);
+
+struct task_stat {
+  int tid = 0;
+  std::string comm;
+  char state = '?';
+  int processor = -1;  ///< the CPU it last ran on
+};
+
+task_stat parse_task_stat(std::string_view text, const std::string& source);
+
+/// One process as read from a /proc tree.
+struct process_snapshot {
+  int pid = 0;
+  status_info status;
+  numa_maps_summary memory;
+  std::vector<task_stat> threads;  ///< those still there when read
+  unsigned threads_gone = 0;       ///< listed in task/ but gone before their stat was read
+};
+
+/// Reads process `pid` under `proc_root`. nullopt (and `why_gone` set) when the process does
+/// not exist or exits while it is read (ENOENT, ESRCH, or an empty numa_maps of a zombie).
+/// Throws proc_error for malformed files and proc_permission_error when reading is refused.
+std::optional<process_snapshot> read_process(const std::filesystem::path& proc_root, int pid,
+                                             std::string* why_gone = nullptr);
+
+/// The thread ids listed in /proc/PID/task (empty when the process is gone).
+std::vector<int> list_threads(const std::filesystem::path& proc_root, int pid);
+
+}  // namespace balancer
