@@ -14,6 +14,7 @@
 #include "command.hpp"
 #include "exit_codes.hpp"
 #include "explain_command.hpp"
+#include "sim_command.hpp"
 #include "topo_command.hpp"
 
 namespace {
@@ -27,8 +28,8 @@ int run_cli(int argc, char** argv) {
   std::vector<std::unique_ptr<numaplace_cli::command>> commands;
   commands.push_back(numaplace_cli::make_topo_command(app));
   commands.push_back(numaplace_cli::make_explain_command(app));
-  // Further subcommands register here, each from its own <name>_command.hpp:
-  //   sim:     simulate placements over a topology
+  commands.push_back(numaplace_cli::make_sim_command(app));
+  // Further subcommands register here, each from its own <name>_command.hpp.
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,200 @@
+#include "sim_command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <numaplace/topology/load_file.hpp>
+#include <numaplace/topology/load_sysfs.hpp>
+#include <numaplace/topology/presets.hpp>
+
+#include "exit_codes.hpp"
+#include "hwloc_source.hpp"
+#include "sim_report_json.hpp"
+#include "sim_report_plot.hpp"
+#include "sim_report_text.hpp"
+#include "sim_run.hpp"
+#include "sim_workload_spec.hpp"
+#include "topology_source.hpp"
+
+namespace numaplace_cli {
+
+namespace {
+
+std::optional<unsigned> parse_unsigned(const std::string& s) {
+  unsigned v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+// "k/n" with 0 <= k < n.
+std::pair<unsigned, unsigned> parse_shard(const std::string& s) {
+  const auto slash = s.find('/');
+  const auto k = slash == std::string::npos ? std::nullopt : parse_unsigned(s.substr(0, slash));
+  const auto n = slash == std::string::npos ? std::nullopt : parse_unsigned(s.substr(slash + 1));
+  if (!k || !n) throw usage_error(fmt::format("--shard '{}': expected k/n, e.g. 0/4", s));
+  if (*n == 0 || *k >= *n) throw usage_error(fmt::format("--shard {}: k must be below n (0 <= k < n)", s));
+  return {*k, *n};
+}
+
+std::string machine_names() {
+  std::string names;
+  for (const auto& p : numaplace::presets::all()) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  return names;
+}
+
+class sim_command final : public command {
+ public:
+  explicit sim_command(CLI::App& parent)
+      : app_(parent.add_subcommand("sim",
+                                   "Simulate placement stacks on a machine: the seeds' experiments (default: preset "
+                                   "seed000) or a custom workload, with seed reported vs simulated")) {
+    auto* preset = app_->add_option("--preset", presets_,
+                                    fmt::format("Seed presets to run: {}, all (or 1..5); default seed000",
+                                                fmt::join(sim_preset_names(), ", ")))
+                       ->delimiter(',')
+                       ->type_name("NAME|all");
+    auto* workload = app_->add_option("--workload", workloads_,
+                                      fmt::format("A custom run's workload, one experiment each: {}", workload_spec_forms))
+                         ->type_name("SPEC");
+    preset->excludes(workload);
+    workload->excludes(preset);
+
+    auto* machine_group = app_->add_option_group("machine", "A custom run's machine (default: preset seed000-8node)");
+    machine_ = machine_group->add_option("--machine", machine_name_, "A named machine (see --list-machines)")
+                   ->type_name("NAME");
+    file_ = machine_group->add_option("--file", file_path_, "A distance matrix file, or saved `numactl --hardware` output")
+                ->type_name("PATH");
+    sysfs_ = machine_group
+                 ->add_option("--sysfs", sysfs_root_,
+                              "A sysfs node folder, e.g. a copy of " + std::string(default_sysfs_root))
+                 ->type_name("ROOT");
+    hwloc_ = machine_group->add_flag("--hwloc", hwloc_flag_, "This machine, through hwloc");
+    const std::vector<CLI::Option*> sources{machine_, file_, sysfs_, hwloc_};
+    for (CLI::Option* a : sources) {
+      for (CLI::Option* b : sources) {
+        if (a != b) a->excludes(b);
+      }
+    }
+    app_->add_flag("--list-machines", list_machines_, "List the named machines and exit");
+
+    app_->add_option("--stacks", stacks_,
+                     fmt::format("Stacks to compare (default: the preset's; custom: no-balancing,linux-modern): {}",
+                                 fmt::join(sim_stack_names(), ", ")))
+        ->delimiter(',')
+        ->type_name("A,B,...");
+    app_->add_option("--runs", runs_, "Runs per stack (default: the preset's; custom: 5)")->check(CLI::Range(1, 100000));
+    app_->add_option("--seed", seed_, "Run i uses seed S + i (default: 1)");
+    app_->add_option("--threads", threads_, "Runs simulated at once (default: every core)")->check(CLI::Range(1, 4096));
+    app_->add_option("--shard", shard_, "Only runs whose index modulo n is k, to split a sweep over machines")
+        ->type_name("k/n");
+    auto* json = app_->add_flag("--json", json_, "Print one JSON object instead of text");
+    auto* csv = app_->add_flag("--csv", csv_, "Print one CSV row per experiment, stack, run and group");
+    json->excludes(csv);
+    app_->add_flag("--timeline", timeline_, "With --json: each group's tasks per node over time");
+    app_->add_option("--plot", plot_dir_, "Write gnuplot data, a script and PNGs (gnuplot needed) into DIR")
+        ->type_name("DIR");
+    app_->add_flag("--per-run", per_run_, "List every run's groups in the text report");
+    app_->add_flag("--progress", progress_, "Show progress on stderr even when it is not a terminal");
+  }
+
+  const CLI::App& app() const override { return *app_; }
+
+  int run() const override {
+    if (list_machines_) {
+      print_presets();
+      return exit_ok;
+    }
+    sim_request rq;
+    const bool custom_machine = machine_->count() + file_->count() + sysfs_->count() + hwloc_->count() > 0;
+    if (workloads_.empty()) {
+      if (custom_machine) {
+        throw usage_error("--machine, --file, --sysfs and --hwloc choose a custom run's machine: add --workload SPEC");
+      }
+      rq.presets = presets_.empty() ? std::vector<std::string>{"seed000"} : presets_;
+    } else {
+      rq.workloads = workloads_;
+      for (const auto& spec : workloads_) parse_workload_spec(spec);  // reject a bad spec before loading anything
+      load_machine(rq);
+    }
+    rq.stacks = stacks_;
+    rq.runs = runs_;
+    rq.seed = seed_;
+    rq.threads = threads_;
+    if (shard_) std::tie(rq.shard, rq.shards) = parse_shard(*shard_);
+    rq.progress = progress_ || ::isatty(STDERR_FILENO) != 0;
+    if (plot_dir_) require_gnuplot();  // before a long sweep, not after
+
+    const sim_report report = run_simulations(rq);
+    if (json_) {
+      fmt::print("{}\n", sim_json(report, timeline_).dump(2));
+    } else if (csv_) {
+      print_sim_csv(report);
+    } else {
+      print_sim_text(report, per_run_);
+    }
+    std::fflush(stdout);
+    if (plot_dir_) {
+      for (const auto& png : write_sim_plots(report, *plot_dir_)) fmt::print(stderr, "plot: {}\n", png);
+    }
+    return exit_ok;
+  }
+
+ private:
+  void load_machine(sim_request& rq) const {
+    if (machine_->count() > 0) {
+      const auto* p = numaplace::presets::find(machine_name_);
+      if (p == nullptr) {
+        throw usage_error(fmt::format("unknown machine '{}'; valid machines: {}", machine_name_, machine_names()));
+      }
+      rq.machine = p->build();
+      rq.machine_source = fmt::format("preset {}", p->name);
+    } else if (file_->count() > 0) {
+      rq.machine = numaplace::load::file(file_path_);
+      rq.machine_source = fmt::format("file {}", file_path_);
+    } else if (sysfs_->count() > 0) {
+      rq.machine = numaplace::load::sysfs(sysfs_root_);
+      rq.machine_source = fmt::format("sysfs {}", sysfs_root_);
+    } else if (hwloc_flag_) {
+      if (!hwloc_available()) throw usage_error("--hwloc: this numaplace was built without hwloc");
+      loaded_topology t = hwloc_this_machine();
+      rq.machine = std::move(t.topology);
+      rq.machine_source = t.source;
+    } else {
+      rq.machine = numaplace::presets::find("seed000-8node")->build();
+      rq.machine_source = "preset seed000-8node";
+    }
+  }
+
+  CLI::App* app_;
+  std::vector<std::string> presets_;
+  std::vector<std::string> workloads_;
+  CLI::Option* machine_ = nullptr;
+  CLI::Option* file_ = nullptr;
+  CLI::Option* sysfs_ = nullptr;
+  CLI::Option* hwloc_ = nullptr;
+  std::string machine_name_, file_path_, sysfs_root_;
+  bool hwloc_flag_ = false;
+  bool list_machines_ = false;
+  std::vector<std::string> stacks_;
+  std::optional<unsigned> runs_;
+  std::optional<std::uint64_t> seed_;
+  unsigned threads_ = 0;
+  std::optional<std::string> shard_;
+  bool json_ = false, csv_ = false, timeline_ = false, per_run_ = false, progress_ = false;
+  std::optional<std::string> plot_dir_;
+};
+
+}  // namespace
+
+std::unique_ptr<command> make_sim_command(CLI::App& parent) { return std::make_unique<sim_command>(parent); }
+
+}  // namespace numaplace_cli

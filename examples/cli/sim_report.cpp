@@ -1,0 +1,208 @@
+#include "sim_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+
+namespace numaplace_cli {
+
+using numaplace::dynamic_topology;
+using numaplace::node_id;
+using numaplace::node_index;
+
+double metric_of(const numaplace::sim::group_result& g, bool elapsed) {
+  return elapsed ? g.elapsed_seconds : g.throughput;
+}
+
+namespace {
+
+std::vector<node_index> near_set(const dynamic_topology& t, node_index m) {
+  std::vector<node_index> set;
+  for (node_index x = 0; x < t.node_count(); ++x) {
+    if (x == m || t.distance(m, x) < t.max_distance()) set.push_back(x);
+  }
+  return set;
+}
+
+// "0-3", "0,2", "4-7,9"
+std::string compact(const std::vector<node_id>& ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += j - i >= 2 ? fmt::format("{}-{}", ids[i], ids[j])
+                      : (j == i ? fmt::format("{}", ids[i]) : fmt::format("{},{}", ids[i], ids[j]));
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<node_index>> node_groups(const dynamic_topology& t) {
+  std::vector<std::vector<node_index>> groups;
+  for (node_index m = 0; m < t.node_count(); ++m) {
+    auto set = near_set(t, m);
+    if (std::find(groups.begin(), groups.end(), set) == groups.end()) groups.push_back(std::move(set));
+  }
+  return groups;
+}
+
+bool within_one_node_group(const dynamic_topology& t, const std::vector<node_id>& ids) {
+  if (ids.empty()) return false;
+  std::vector<node_index> indices;
+  for (node_id id : ids) {
+    const auto i = t.index_of(id);
+    if (!i) return false;
+    indices.push_back(*i);
+  }
+  // Within one group: some member's near set holds them all.
+  for (node_index m : indices) {
+    const auto set = near_set(t, m);
+    if (std::all_of(indices.begin(), indices.end(),
+                    [&](node_index x) { return std::find(set.begin(), set.end(), x) != set.end(); })) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<node_id> task_nodes(const numaplace::sim::group_result& g, const dynamic_topology& t) {
+  std::vector<node_id> ids;
+  if (g.tasks_over_time.empty()) return ids;
+  const auto& last = g.tasks_over_time.back().tasks_per_node;
+  std::uint64_t total = 0;
+  for (auto v : last) total += v;
+  for (std::size_t m = 0; m < last.size() && m < t.node_count(); ++m) {
+    if (total > 0 && std::uint64_t{last[m]} * 10 >= total) ids.push_back(t.id_of(static_cast<node_index>(m)));
+  }
+  return ids;
+}
+
+std::string node_list(const std::vector<node_id>& ids) {
+  if (ids.empty()) return "-";
+  std::string out;
+  for (node_id id : ids) out += (out.empty() ? "" : ",") + std::to_string(id);
+  return out;
+}
+
+std::string describe_node_groups(const dynamic_topology& t) {
+  std::string out;
+  for (const auto& g : node_groups(t)) {
+    std::vector<node_id> ids;
+    for (node_index i : g) ids.push_back(t.id_of(i));
+    std::sort(ids.begin(), ids.end());
+    out += (out.empty() ? "{" : " {") + compact(ids) + "}";
+  }
+  return out;
+}
+
+stack_stats stats_of(const sim_experiment_result& e, const sim_stack_result& s) {
+  stack_stats st;
+  std::vector<double> values;
+  double local = 0, converged = 0;
+  for (const auto& run : s.runs) {
+    for (const auto& g : run.groups) {
+      values.push_back(metric_of(g, e.elapsed));
+      local += g.local_fraction;
+      converged += g.converged_seconds;
+      if (within_one_node_group(e.topology, g.memory_nodes)) ++st.in_one_node_group;
+      ++st.groups;
+    }
+  }
+  st.metric = numaplace::sim::summary::of(values);
+  if (st.groups > 0) {
+    st.local_fraction = local / double(st.groups);
+    st.converged_seconds = converged / double(st.groups);
+  }
+  return st;
+}
+
+namespace {
+
+// "specjbb-1x24..40" -> prefix "specjbb-1x", 24, 40; nothing for a plain name.
+struct name_range {
+  std::string prefix;
+  unsigned long lo = 0, hi = 0;
+};
+
+std::optional<unsigned long> parse_number(std::string_view s) {
+  unsigned long v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<name_range> aggregate_of(const std::string& name) {
+  const auto dots = name.find("..");
+  if (dots == std::string::npos) return std::nullopt;
+  std::size_t start = dots;
+  while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9') --start;
+  const auto lo = parse_number(std::string_view(name).substr(start, dots - start));
+  const auto hi = parse_number(std::string_view(name).substr(dots + 2));
+  if (!lo || !hi) return std::nullopt;
+  return name_range{name.substr(0, start), *lo, *hi};
+}
+
+bool in_range(const std::string& experiment, const name_range& r) {
+  if (!experiment.starts_with(r.prefix)) return false;
+  const auto n = parse_number(std::string_view(experiment).substr(r.prefix.size()));
+  return n && *n >= r.lo && *n <= r.hi;
+}
+
+const sim_stack_result* find_stack(const sim_experiment_result& e, const std::string& stack) {
+  for (const auto& s : e.stacks) {
+    if (s.stack == stack) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+claim_outcome evaluate_claim(const sim_preset_result& p, const sim_claim& c) {
+  claim_outcome o;
+  o.reported_gain = c.gain_percent(c.reported_baseline, c.reported_variant);
+  std::vector<const sim_experiment_result*> matched;
+  const auto range = aggregate_of(c.experiment);
+  for (const auto& e : p.experiments) {
+    if (range ? in_range(e.name, *range) : e.name == c.experiment) matched.push_back(&e);
+  }
+  if (matched.empty()) {
+    o.missing = fmt::format("experiment {} was not run", c.experiment);
+    return o;
+  }
+  double base = 0, var = 0;
+  for (const auto* e : matched) {
+    const auto* b = find_stack(*e, c.baseline);
+    const auto* v = find_stack(*e, c.variant);
+    if (b == nullptr || v == nullptr) {
+      o.missing = fmt::format("stack {} was not run", b == nullptr ? c.baseline : c.variant);
+      return o;
+    }
+    const auto bs = stats_of(*e, *b);
+    const auto vs = stats_of(*e, *v);
+    if (bs.groups == 0 || vs.groups == 0) {
+      o.missing = "no runs in this shard";
+      return o;
+    }
+    base += bs.metric.mean;
+    var += vs.metric.mean;
+    if (matched.size() == 1) {
+      o.baseline_stddev = bs.metric.stddev;
+      o.variant_stddev = vs.metric.stddev;
+    }
+  }
+  o.simulated = true;
+  o.baseline = base / double(matched.size());
+  o.variant = var / double(matched.size());
+  o.simulated_gain = c.gain_percent(o.baseline, o.variant);
+  o.direction_agrees = o.simulated_gain * o.reported_gain > 0;
+  const double ratio = o.reported_gain != 0 ? o.simulated_gain / o.reported_gain : 0;
+  o.within_2x = o.direction_agrees && ratio >= 0.5 && ratio <= 2.0;
+  return o;
+}
+
+}  // namespace numaplace_cli

@@ -1,0 +1,111 @@
+#pragma once
+// `numaplace sim`'s results as the reports see them, and what they compute from them: summaries
+// per stack, where each group ended, node groups, and seed claims against simulated effects.
+// This header stays light (no engine, no stacks): only sim_run.cpp instantiates the simulator.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <numaplace/sim/result.hpp>
+#include <numaplace/topology/dynamic_topology.hpp>
+
+namespace numaplace_cli {
+
+/// A seed's claim (numaplace::sim::seed_claim), plus the standard deviations it reported, if any.
+struct sim_claim {
+  std::string experiment;  ///< an experiment name, or an aggregate "prefixLO..HI" (specjbb-1x24..40)
+  std::string baseline;
+  std::string variant;
+  bool elapsed = false;  ///< elapsed seconds (lower is better) instead of throughput
+  double reported_baseline = 0;
+  double reported_variant = 0;
+  std::string note;
+  std::optional<double> reported_baseline_stddev;
+  std::optional<double> reported_variant_stddev;
+
+  /// Relative improvement in percent, positive when the variant is better.
+  double gain_percent(double base, double var) const {
+    if (base == 0) return 0;
+    return elapsed ? (1.0 - var / base) * 100.0 : (var / base - 1.0) * 100.0;
+  }
+};
+
+/// One stack's runs of one experiment (those of this shard), in run order.
+struct sim_stack_result {
+  std::string stack;
+  std::vector<unsigned> run_index;       ///< 0-based; run i used seed + i
+  std::vector<std::uint64_t> run_seed;
+  std::vector<numaplace::sim::run_result> runs;
+};
+
+struct sim_experiment_result {
+  std::string name;
+  std::string machine;   ///< e.g. "preset seed000-8node" or "file m.txt"
+  std::string workload;  ///< e.g. "specjbb: 2 processes, 160 tasks, 60 s"
+  numaplace::dynamic_topology topology;
+  bool elapsed = false;  ///< results are elapsed seconds per group (workload.report_elapsed)
+  unsigned runs = 0;     ///< runs in the whole sweep (this shard may hold fewer)
+  std::uint64_t seed = 1;
+  std::vector<sim_stack_result> stacks;
+};
+
+struct sim_preset_result {
+  std::string name;  ///< seed000 .. seed004, or "custom"
+  std::string title;
+  std::vector<sim_experiment_result> experiments;
+  std::vector<sim_claim> claims;
+};
+
+struct sim_report {
+  std::vector<sim_preset_result> presets;
+  unsigned shard = 0;
+  unsigned shards = 1;
+  bool all_presets = false;  ///< --preset all
+};
+
+// ---- what the reports compute ------------------------------------------------------------
+
+/// The value a group's run is judged by: throughput, or elapsed seconds.
+double metric_of(const numaplace::sim::group_result& g, bool elapsed);
+
+/// Node groups: for each node, the nodes nearer to it than the maximum distance (itself
+/// included); distinct sets, in node order. On seed 000's machine: {0-3} and {4-7}.
+std::vector<std::vector<numaplace::node_index>> node_groups(const numaplace::dynamic_topology& t);
+
+/// Whether every node in `ids` lies in one node group (false when `ids` is empty).
+bool within_one_node_group(const numaplace::dynamic_topology& t, const std::vector<numaplace::node_id>& ids);
+
+/// The nodes holding at least a tenth of the group's tasks at the end of the run (ids).
+std::vector<numaplace::node_id> task_nodes(const numaplace::sim::group_result& g, const numaplace::dynamic_topology& t);
+
+/// "0,1,2,3", or "-" for none.
+std::string node_list(const std::vector<numaplace::node_id>& ids);
+
+/// "{0-3} {4-7}" style description of node_groups().
+std::string describe_node_groups(const numaplace::dynamic_topology& t);
+
+/// Statistics over every group of every run of one stack.
+struct stack_stats {
+  numaplace::sim::summary metric;  ///< throughput or elapsed seconds per group
+  double local_fraction = 0;       ///< mean
+  double converged_seconds = 0;    ///< mean
+  std::size_t in_one_node_group = 0;
+  std::size_t groups = 0;  ///< (run, group) pairs counted
+};
+stack_stats stats_of(const sim_experiment_result& e, const sim_stack_result& s);
+
+/// A claim next to what the simulation gives for it.
+struct claim_outcome {
+  bool simulated = false;  ///< false when an experiment or stack it needs was not run
+  std::string missing;     ///< why not
+  double baseline = 0, variant = 0;  ///< simulated means
+  std::optional<double> baseline_stddev, variant_stddev;  ///< simulated (single experiments)
+  double reported_gain = 0, simulated_gain = 0;            ///< percent
+  bool direction_agrees = false;
+  bool within_2x = false;  ///< direction agrees and the magnitude is within a factor of 2
+};
+claim_outcome evaluate_claim(const sim_preset_result& p, const sim_claim& c);
+
+}  // namespace numaplace_cli

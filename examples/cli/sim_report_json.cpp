@@ -1,0 +1,154 @@
+#include "sim_report_json.hpp"
+
+#include <fmt/format.h>
+
+#include <string>
+
+namespace numaplace_cli {
+
+using nlohmann::json;
+
+namespace {
+
+json summary_json(const numaplace::sim::summary& s) {
+  return {{"count", s.count}, {"mean", s.mean},   {"stddev", s.stddev},
+          {"min", s.min},     {"max", s.max},     {"harmonic_mean", s.harmonic_mean}};
+}
+
+json group_json(const numaplace::sim::group_result& g, const numaplace::dynamic_topology& t, bool timeline) {
+  json j{{"name", g.name},
+         {"throughput", g.throughput},
+         {"elapsed_seconds", g.elapsed_seconds},
+         {"local_fraction", g.local_fraction},
+         {"task_migrations", g.task_migrations},
+         {"page_migrations", g.page_migrations},
+         {"converged_seconds", g.converged_seconds},
+         {"memory_nodes", g.memory_nodes},
+         {"memory_per_node", g.memory_per_node},
+         {"task_nodes", task_nodes(g, t)},
+         {"memory_in_one_node_group", within_one_node_group(t, g.memory_nodes)}};
+  if (timeline) {
+    json points = json::array();
+    for (const auto& o : g.tasks_over_time) points.push_back({{"seconds", o.seconds}, {"tasks_per_node", o.tasks_per_node}});
+    j["tasks_over_time"] = std::move(points);
+  }
+  return j;
+}
+
+json node_groups_json(const numaplace::dynamic_topology& t) {
+  json groups = json::array();
+  for (const auto& g : node_groups(t)) {
+    json ids = json::array();
+    for (auto i : g) ids.push_back(t.id_of(i));
+    groups.push_back(std::move(ids));
+  }
+  return groups;
+}
+
+json experiment_json(const sim_experiment_result& e, bool timeline) {
+  json stacks = json::array();
+  for (const auto& s : e.stacks) {
+    const stack_stats st = stats_of(e, s);
+    json runs = json::array();
+    for (std::size_t i = 0; i < s.runs.size(); ++i) {
+      json groups = json::array();
+      for (const auto& g : s.runs[i].groups) groups.push_back(group_json(g, e.topology, timeline));
+      runs.push_back({{"run", s.run_index[i]},
+                      {"seed", s.run_seed[i]},
+                      {"simulated_seconds", s.runs[i].simulated_seconds},
+                      {"ticks", s.runs[i].ticks},
+                      {"events", s.runs[i].events},
+                      {"groups", std::move(groups)}});
+    }
+    stacks.push_back({{"stack", s.stack},
+                      {"summary", summary_json(st.metric)},
+                      {"local_fraction_mean", st.local_fraction},
+                      {"converged_seconds_mean", st.converged_seconds},
+                      {"groups_in_one_node_group", st.in_one_node_group},
+                      {"groups", st.groups},
+                      {"runs", std::move(runs)}});
+  }
+  return {{"name", e.name},
+          {"machine", e.machine},
+          {"node_groups", node_groups_json(e.topology)},
+          {"workload", e.workload},
+          {"metric", e.elapsed ? "elapsed_seconds" : "throughput"},
+          {"runs", e.runs},
+          {"seed", e.seed},
+          {"stacks", std::move(stacks)}};
+}
+
+json claim_json(const sim_preset_result& p, const sim_claim& c) {
+  const claim_outcome o = evaluate_claim(p, c);
+  json j{{"experiment", c.experiment},
+         {"baseline", c.baseline},
+         {"variant", c.variant},
+         {"metric", c.elapsed ? "elapsed_seconds" : "throughput"},
+         {"note", c.note},
+         {"reported", {{"baseline", c.reported_baseline}, {"variant", c.reported_variant}, {"gain_percent", o.reported_gain}}}};
+  if (c.reported_baseline_stddev) j["reported"]["baseline_stddev"] = *c.reported_baseline_stddev;
+  if (c.reported_variant_stddev) j["reported"]["variant_stddev"] = *c.reported_variant_stddev;
+  if (o.simulated) {
+    j["simulated"] = {{"baseline", o.baseline}, {"variant", o.variant}, {"gain_percent", o.simulated_gain}};
+    if (o.baseline_stddev) j["simulated"]["baseline_stddev"] = *o.baseline_stddev;
+    if (o.variant_stddev) j["simulated"]["variant_stddev"] = *o.variant_stddev;
+    j["direction_agrees"] = o.direction_agrees;
+    j["within_2x"] = o.within_2x;
+  } else {
+    j["simulated"] = nullptr;
+    j["missing"] = o.missing;
+  }
+  return j;
+}
+
+// RFC 4180: quote a field holding a comma, a quote or a line break.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string csv_nodes(const std::vector<numaplace::node_id>& ids) {
+  std::string out;
+  for (auto id : ids) out += (out.empty() ? "" : " ") + std::to_string(id);
+  return out;
+}
+
+}  // namespace
+
+json sim_json(const sim_report& r, bool timeline) {
+  json presets = json::array();
+  for (const auto& p : r.presets) {
+    json experiments = json::array();
+    for (const auto& e : p.experiments) experiments.push_back(experiment_json(e, timeline));
+    json claims = json::array();
+    for (const auto& c : p.claims) claims.push_back(claim_json(p, c));
+    presets.push_back(
+        {{"name", p.name}, {"title", p.title}, {"experiments", std::move(experiments)}, {"claims", std::move(claims)}});
+  }
+  return {{"shard", fmt::format("{}/{}", r.shard, r.shards)}, {"presets", std::move(presets)}};
+}
+
+void print_sim_csv(const sim_report& r) {
+  fmt::print(
+      "preset,experiment,stack,run,seed,group,throughput,elapsed_seconds,local_fraction,task_migrations,"
+      "page_migrations,converged_seconds,memory_nodes,task_nodes,memory_in_one_node_group\n");
+  for (const auto& p : r.presets) {
+    for (const auto& e : p.experiments) {
+      for (const auto& s : e.stacks) {
+        for (std::size_t i = 0; i < s.runs.size(); ++i) {
+          for (const auto& g : s.runs[i].groups) {
+            fmt::print("{},{},{},{},{},{},{:.2f},{:.3f},{:.4f},{},{},{:.1f},{},{},{}\n", csv_field(p.name),
+                       csv_field(e.name), csv_field(s.stack), s.run_index[i], s.run_seed[i], csv_field(g.name),
+                       g.throughput, g.elapsed_seconds, g.local_fraction, g.task_migrations, g.page_migrations,
+                       g.converged_seconds, csv_nodes(g.memory_nodes), csv_nodes(task_nodes(g, e.topology)),
+                       within_one_node_group(e.topology, g.memory_nodes) ? 1 : 0);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace numaplace_cli

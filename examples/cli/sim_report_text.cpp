@@ -1,0 +1,122 @@
+#include "sim_report_text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace numaplace_cli {
+
+namespace {
+
+constexpr std::size_t per_run_limit = 20;  // seed 000 lists 10 runs x 2 JVMs
+
+std::string value(double v, bool elapsed) { return elapsed ? fmt::format("{:.2f} s", v) : fmt::format("{:.0f}", v); }
+
+std::string signed_percent(double p) { return fmt::format("{:+.1f} %", p); }
+
+void print_runs(const sim_experiment_result& e, const sim_stack_result& s) {
+  std::size_t name_width = 0;
+  for (const auto& run : s.runs) {
+    for (const auto& g : run.groups) name_width = std::max(name_width, g.name.size() + 1);
+  }
+  const std::size_t run_width = std::to_string(e.runs == 0 ? 0 : e.runs - 1).size();
+  for (std::size_t i = 0; i < s.runs.size(); ++i) {
+    for (const auto& g : s.runs[i].groups) {
+      const std::string what = e.elapsed ? fmt::format("elapsed = {:8.2f} s", g.elapsed_seconds)
+                                         : fmt::format("throughput = {:10.2f} ops/s", g.throughput);
+      fmt::print("  run {:<{}}  {:<{}} {}  memory on nodes {}  tasks on {}  local {:.2f}  converged {:.0f} s  moves {} "
+                 "task / {} page\n",
+                 s.run_index[i], run_width, g.name + ":", name_width, what, node_list(g.memory_nodes),
+                 node_list(task_nodes(g, e.topology)), g.local_fraction, g.converged_seconds, g.task_migrations,
+                 g.page_migrations);
+    }
+  }
+}
+
+void print_table(const sim_experiment_result& e) {
+  std::size_t w = 5;
+  for (const auto& s : e.stacks) w = std::max(w, s.stack.size());
+  const char* unit = e.elapsed ? "elapsed s" : "ops/s";
+  fmt::print("  {:<{}}  {:>6}  {:>12}  {:>10}  {:>12}  {:>12}  {:>12}  {:>5}  {:>6}  {}\n", "stack", w, "groups",
+             fmt::format("mean {}", unit), "stddev", "min", "max", "hmean", "local", "conv s", "one node group");
+  for (const auto& s : e.stacks) {
+    const stack_stats st = stats_of(e, s);
+    if (st.groups == 0) {
+      fmt::print("  {:<{}}  {:>6}  (no runs in this shard)\n", s.stack, w, 0);
+      continue;
+    }
+    fmt::print("  {:<{}}  {:>6}  {:>12.2f}  {:>10.2f}  {:>12.2f}  {:>12.2f}  {:>12.2f}  {:>5.2f}  {:>6.1f}  {}/{}\n", s.stack,
+               w, st.groups, st.metric.mean, st.metric.stddev, st.metric.min, st.metric.max, st.metric.harmonic_mean,
+               st.local_fraction, st.converged_seconds, st.in_one_node_group, st.groups);
+  }
+}
+
+std::string claim_line(const sim_preset_result& p, const sim_claim& c) {
+  const claim_outcome o = evaluate_claim(p, c);
+  std::string line = fmt::format("seed reported: {} vs {} {} ({} -> {});  ", c.variant, c.baseline,
+                                 signed_percent(o.reported_gain), value(c.reported_baseline, c.elapsed),
+                                 value(c.reported_variant, c.elapsed));
+  if (!o.simulated) return line + fmt::format("simulated: not available ({})", o.missing);
+  line += fmt::format("simulated: {} ({} -> {});  ", signed_percent(o.simulated_gain), value(o.baseline, c.elapsed),
+                      value(o.variant, c.elapsed));
+  if (o.direction_agrees) {
+    line += fmt::format("direction agrees, magnitude within 2x: {}", o.within_2x ? "yes" : "no");
+  } else {
+    line += std::abs(o.simulated_gain) < 0.05 ? "no effect simulated" : "direction differs";
+  }
+  if (c.reported_baseline_stddev && c.reported_variant_stddev && o.baseline_stddev && o.variant_stddev) {
+    const auto ratio = [](double a, double b) { return b > 0 ? fmt::format("/{:.1f}", a / b) : std::string("/-"); };
+    line += fmt::format("\n  stddev: seed {:.0f} -> {:.0f} ({});  simulated {} -> {} ({})", *c.reported_baseline_stddev,
+                        *c.reported_variant_stddev, ratio(*c.reported_baseline_stddev, *c.reported_variant_stddev),
+                        value(*o.baseline_stddev, c.elapsed), value(*o.variant_stddev, c.elapsed),
+                        ratio(*o.baseline_stddev, *o.variant_stddev));
+  }
+  return line;
+}
+
+}  // namespace
+
+void print_sim_text(const sim_report& r, bool per_run) {
+  std::vector<std::pair<std::string, std::string>> recap;
+  bool first = true;
+  for (const auto& p : r.presets) {
+    fmt::print("{}[{}] {}\n", first ? "" : "\n", p.name, p.title);
+    first = false;
+    if (r.shards > 1) fmt::print("shard {}/{}: runs whose index modulo {} is {}\n", r.shard, r.shards, r.shards, r.shard);
+    for (const auto& e : p.experiments) {
+      fmt::print("\nexperiment {}\n", e.name);
+      fmt::print("  machine:  {}\n", e.machine);
+      fmt::print("  node groups (nodes nearer than the max distance): {}\n", describe_node_groups(e.topology));
+      fmt::print("  workload: {}\n", e.workload);
+      fmt::print("  runs:     {} per stack, run i with seed {} + i\n", e.runs, e.seed);
+      for (const auto& s : e.stacks) {
+        std::size_t results = 0;
+        for (const auto& run : s.runs) results += run.groups.size();
+        if (per_run || (!r.all_presets && results <= per_run_limit)) {
+          if (!s.runs.empty()) {
+            fmt::print("\n  {}\n", s.stack);
+            print_runs(e, s);
+          }
+        }
+      }
+      fmt::print("\n");
+      print_table(e);
+    }
+    if (!p.claims.empty()) fmt::print("\n");
+    for (const auto& c : p.claims) {
+      const std::string line = claim_line(p, c);
+      fmt::print("{}\n", line);
+      recap.emplace_back(p.name, line);
+    }
+  }
+  if (r.presets.size() > 1 && !recap.empty()) {
+    fmt::print("\nseed reported vs simulated, all presets:\n");
+    for (const auto& [preset, line] : recap) fmt::print("{}: {}\n", preset, line);
+  }
+}
+
+}  // namespace numaplace_cli

@@ -1,0 +1,13 @@
+#pragma once
+// `numaplace sim`'s text report: per run lines in the seeds' style, a summary table per
+// experiment, and "seed reported vs simulated" for each claim.
+
+#include "sim_report.hpp"
+
+namespace numaplace_cli {
+
+/// Prints `r` on stdout. Runs are listed when `per_run`, or (single preset or custom run) when a
+/// stack has at most 20 group results, as seed 000 lists its 20 JVM results.
+void print_sim_text(const sim_report& r, bool per_run);
+
+}  // namespace numaplace_cli

@@ -1,0 +1,269 @@
+#include "sim_run.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+#include <numaplace/sim/experiment.hpp>
+#include <numaplace/sim/seed_presets.hpp>
+#include <numaplace/topology/presets.hpp>
+
+#include "exit_codes.hpp"
+#include "sim_workload_spec.hpp"
+
+namespace numaplace_cli {
+
+namespace sim = numaplace::sim;
+
+namespace {
+
+/// Custom runs compare these unless --stacks says otherwise.
+const std::vector<std::string> default_custom_stacks{"no-balancing", "linux-modern"};
+constexpr unsigned default_custom_runs = 5;
+constexpr const char* default_custom_machine = "seed000-8node";
+constexpr unsigned max_runs = 100000;
+
+/// Standard deviations the seeds reported next to their means, per preset and stack (seed 000's
+/// table: "average bops / standard deviation"); seed_claim does not carry them.
+const std::map<std::string, std::map<std::string, double>>& reported_stddevs() {
+  static const std::map<std::string, std::map<std::string, double>> table{
+      {"seed000", {{"vanilla", 53528}, {"patches-1-2", 26590}, {"patches-1-4", 13874}}}};
+  return table;
+}
+
+bool same_machine(const numaplace::dynamic_topology& a, const numaplace::dynamic_topology& b) {
+  if (a.node_count() != b.node_count()) return false;
+  for (numaplace::node_index i = 0; i < a.node_count(); ++i) {
+    if (a.id_of(i) != b.id_of(i) || a.has_cpu(i) != b.has_cpu(i) || a.cpus(i).size() != b.cpus(i).size()) return false;
+    for (numaplace::node_index j = 0; j < a.node_count(); ++j) {
+      if (a.distance(i, j) != b.distance(i, j)) return false;
+    }
+  }
+  return true;
+}
+
+// The preset machine a seed experiment runs on, by its matrix and CPUs.
+std::string machine_label(const numaplace::dynamic_topology& t) {
+  for (const auto& p : numaplace::presets::all()) {
+    if (same_machine(p.build(), t)) return fmt::format("preset {}", p.name);
+  }
+  return "custom machine";
+}
+
+std::string cpu_summary(const numaplace::dynamic_topology& t, unsigned default_cpus_per_node) {
+  std::size_t cpus = 0;
+  for (numaplace::node_index i = 0; i < t.node_count(); ++i) {
+    if (t.has_cpu(i)) cpus += t.cpus(i).empty() ? default_cpus_per_node : t.cpus(i).size();
+  }
+  return fmt::format("{} nodes, {} CPUs, {}, max distance {}", t.node_count(), cpus, to_string(t.kind()),
+                     t.max_distance());
+}
+
+sim::seed_preset resolve_preset(const std::string& name) {
+  // Presets by number, as the issue counts them: 1 is seed000.
+  if (name.size() == 1 && name[0] >= '1' && name[0] <= '5') return sim::all_seed_presets()[std::size_t(name[0] - '1')];
+  try {
+    return sim::find_seed_preset(name);
+  } catch (const std::invalid_argument&) {
+    throw usage_error(fmt::format("unknown preset '{}'; valid presets: {}, all (or 1..5)", name,
+                                  fmt::join(sim_preset_names(), ", ")));
+  }
+}
+
+void check_stacks(const std::vector<std::string>& stacks) {
+  const auto names = sim::simulation_stack_names();
+  for (const auto& s : stacks) {
+    if (std::find(names.begin(), names.end(), s) == names.end()) {
+      throw usage_error(fmt::format("unknown stack '{}'; valid stacks: {}", s, fmt::join(names, ", ")));
+    }
+  }
+}
+
+std::vector<sim::seed_preset> build_presets(const sim_request& rq) {
+  std::vector<sim::seed_preset> presets;
+  if (!rq.workloads.empty()) {
+    numaplace::dynamic_topology machine =
+        rq.machine ? *rq.machine : numaplace::presets::find(default_custom_machine)->build();
+    sim::seed_preset p{"custom", "custom run", {}, {}};
+    for (const auto& spec : rq.workloads) {
+      sim::experiment e{spec, machine, parse_workload_spec(spec), {}, {}, default_custom_stacks, default_custom_runs, 1};
+      p.experiments.push_back(std::move(e));
+    }
+    presets.push_back(std::move(p));
+  } else {
+    for (const auto& name : rq.presets) {
+      if (name == "all") {
+        for (auto& p : sim::all_seed_presets()) presets.push_back(std::move(p));
+      } else {
+        presets.push_back(resolve_preset(name));
+      }
+    }
+  }
+  for (auto& p : presets) {
+    for (auto& e : p.experiments) {
+      if (!rq.stacks.empty()) e.stacks = rq.stacks;
+      if (rq.runs) e.runs = *rq.runs;
+      if (rq.seed) e.seed = *rq.seed;
+      check_stacks(e.stacks);
+      // Hard binding needs bind_nodes: a workload without them gets them derived.
+      if (std::find(e.stacks.begin(), e.stacks.end(), sim::hard_binding_name) != e.stacks.end()) {
+        derive_bindings(e.load, e.topology, e.machine.default_cpus_per_node);
+      }
+      for (const auto& proc : e.load.processes) {
+        for (auto b : proc.bind_nodes) {
+          if (b >= e.topology.node_count()) {
+            throw usage_error(fmt::format("{}: process {} binds to node index {}, beyond the machine's {} nodes",
+                                          e.name, proc.name, b, e.topology.node_count()));
+          }
+        }
+      }
+    }
+  }
+  return presets;
+}
+
+struct job {
+  std::size_t preset, experiment, stack;
+  unsigned run;
+};
+
+class progress_meter {
+ public:
+  progress_meter(bool on, std::size_t total) : on_(on), tty_(::isatty(STDERR_FILENO) != 0), total_(total) {}
+  void done(const std::string& label) {
+    if (!on_) return;
+    const std::lock_guard lock(mutex_);
+    ++done_;
+    if (tty_) {
+      fmt::print(stderr, "\r\033[K[{}/{}] {}", done_, total_, label);
+      if (done_ == total_) fmt::print(stderr, "\n");
+    } else {
+      fmt::print(stderr, "[{}/{}] {}\n", done_, total_, label);
+    }
+    std::fflush(stderr);
+  }
+
+ private:
+  bool on_, tty_;
+  std::size_t total_, done_ = 0;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+std::vector<std::string> sim_stack_names() { return sim::simulation_stack_names(); }
+
+std::vector<std::string> sim_preset_names() {
+  std::vector<std::string> names;
+  for (const auto& p : sim::all_seed_presets()) names.push_back(p.name);
+  return names;
+}
+
+sim_report run_simulations(const sim_request& rq) {
+  if (rq.shards == 0 || rq.shard >= rq.shards) {
+    throw usage_error(fmt::format("--shard {}/{}: k must be below n", rq.shard, rq.shards));
+  }
+  if (rq.runs && (*rq.runs == 0 || *rq.runs > max_runs)) {
+    throw usage_error(fmt::format("--runs {}: must be 1 to {}", *rq.runs, max_runs));
+  }
+  const std::vector<sim::seed_preset> presets = build_presets(rq);
+
+  std::vector<job> jobs;
+  for (std::size_t p = 0; p < presets.size(); ++p) {
+    for (std::size_t x = 0; x < presets[p].experiments.size(); ++x) {
+      const auto& e = presets[p].experiments[x];
+      for (std::size_t s = 0; s < e.stacks.size(); ++s) {
+        for (unsigned r = 0; r < e.runs; ++r) {
+          if (r % rq.shards == rq.shard) jobs.push_back({p, x, s, r});
+        }
+      }
+    }
+  }
+
+  // Each job is one run: an experiment of one stack and one run, whose seed is the sweep's
+  // seed + run, exactly as run_experiment numbers them. Results go to their job's slot, so
+  // the output does not depend on the number of threads.
+  std::vector<sim::run_result> results(jobs.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex failure_lock;
+  std::exception_ptr failure;
+  progress_meter meter(rq.progress, jobs.size());
+  const auto worker = [&] {
+    for (std::size_t j = next++; j < jobs.size(); j = next++) {
+      const auto& jb = jobs[j];
+      const auto& e = presets[jb.preset].experiments[jb.experiment];
+      try {
+        sim::experiment one = e;
+        one.stacks = {e.stacks[jb.stack]};
+        one.runs = 1;
+        one.seed = e.seed + jb.run;
+        results[j] = std::move(sim::run_experiment(one, 1).front().runs.front());
+      } catch (...) {
+        const std::lock_guard lock(failure_lock);
+        if (!failure) failure = std::current_exception();
+        next = jobs.size();  // stop the others early
+      }
+      meter.done(fmt::format("{} {} {} run {}", presets[jb.preset].name, e.name, e.stacks[jb.stack], jb.run));
+    }
+  };
+  unsigned threads = rq.threads != 0 ? rq.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, jobs.size())));
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
+    worker();
+  }
+  if (failure) std::rethrow_exception(failure);
+
+  sim_report report;
+  report.shard = rq.shard;
+  report.shards = rq.shards;
+  report.all_presets = std::find(rq.presets.begin(), rq.presets.end(), "all") != rq.presets.end();
+  for (const auto& p : presets) {
+    sim_preset_result pr{p.name, p.title, {}, {}};
+    for (const auto& e : p.experiments) {
+      sim_experiment_result er{e.name,
+                               rq.workloads.empty() ? machine_label(e.topology) : rq.machine_source,
+                               describe_workload(e.load),
+                               e.topology,
+                               e.load.report_elapsed,
+                               e.runs,
+                               e.seed,
+                               {}};
+      er.machine += " (" + cpu_summary(e.topology, e.machine.default_cpus_per_node) + ")";
+      for (const auto& s : e.stacks) er.stacks.push_back({s, {}, {}, {}});
+      pr.experiments.push_back(std::move(er));
+    }
+    const auto stddevs = reported_stddevs().find(p.name);
+    for (const auto& c : p.claims) {
+      sim_claim sc{c.experiment, c.baseline, c.variant, c.measure == sim::seed_claim::metric::elapsed,
+                   c.reported_baseline, c.reported_variant, c.note, std::nullopt, std::nullopt};
+      if (stddevs != reported_stddevs().end()) {
+        if (auto b = stddevs->second.find(c.baseline); b != stddevs->second.end()) sc.reported_baseline_stddev = b->second;
+        if (auto v = stddevs->second.find(c.variant); v != stddevs->second.end()) sc.reported_variant_stddev = v->second;
+      }
+      pr.claims.push_back(std::move(sc));
+    }
+    report.presets.push_back(std::move(pr));
+  }
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const auto& jb = jobs[j];
+    auto& s = report.presets[jb.preset].experiments[jb.experiment].stacks[jb.stack];
+    s.run_index.push_back(jb.run);
+    s.run_seed.push_back(presets[jb.preset].experiments[jb.experiment].seed + jb.run);
+    s.runs.push_back(std::move(results[j]));
+  }
+  return report;
+}
+
+}  // namespace numaplace_cli

@@ -1,0 +1,42 @@
+#pragma once
+// `numaplace sim`'s sweep: the chosen presets (or a custom run) as experiments, every run of
+// every stack spread over threads, gathered into a sim_report. The only file of the CLI that
+// instantiates the simulator (it is slow to compile).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <numaplace/topology/dynamic_topology.hpp>
+
+#include "sim_report.hpp"
+
+namespace numaplace_cli {
+
+struct sim_request {
+  /// Seed presets by name (seed000.., or 1..5), "all"; empty for a custom run.
+  std::vector<std::string> presets;
+  /// Custom run: workload specs (one experiment each) on `machine`.
+  std::vector<std::string> workloads;
+  std::optional<numaplace::dynamic_topology> machine;
+  std::string machine_source;
+  /// Overrides of the presets' choices (custom runs: defaults).
+  std::vector<std::string> stacks;
+  std::optional<unsigned> runs;
+  std::optional<std::uint64_t> seed;
+  unsigned threads = 0;  ///< 0: every core
+  unsigned shard = 0, shards = 1;
+  bool progress = false;
+};
+
+/// Every name --stacks accepts.
+std::vector<std::string> sim_stack_names();
+/// Every name --preset accepts ("all" not included).
+std::vector<std::string> sim_preset_names();
+
+/// Checks the request, runs it, and gathers the results. Throws usage_error for bad requests
+/// before anything runs.
+sim_report run_simulations(const sim_request& request);
+
+}  // namespace numaplace_cli
