@@ -1,0 +1,226 @@
+// `numaplace sim`: small custom runs (fast even in Debug and sanitizer builds), their JSON, CSV
+// and text, determinism across thread counts, shards, seed claims, plots, and rejected input.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+
+using nlohmann::json;
+using numaplace_cli_test::run_numaplace;
+
+namespace {
+
+// A small custom run: 2 JVMs x 8 warehouses for 5 simulated seconds on 4 nodes x 6 CPUs.
+const std::vector<std::string> small{"sim", "--workload", "specjbb:2:8:5", "--machine", "seed001-4node"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+json run_json(const std::vector<std::string>& args) {
+  const auto r = run_numaplace(args);
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  return json::parse(r.out);
+}
+
+void check_rejected(const std::vector<std::string>& args, const std::string& expected) {
+  const auto r = run_numaplace(args);
+  INFO("args: " << args.size() << " words, stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(contains(r.err, expected));
+}
+
+}  // namespace
+
+TEST_CASE("sim --json on a small custom run: structure, every group field, fast") {
+  const auto start = std::chrono::steady_clock::now();
+  const json j = run_json(with(small, {"--runs", "2", "--json"}));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(seconds < 5.0);
+
+  CHECK(j["shard"] == "0/1");
+  REQUIRE(j["presets"].size() == 1);
+  const json& p = j["presets"][0];
+  CHECK(p["name"] == "custom");
+  CHECK(p["claims"].empty());
+  REQUIRE(p["experiments"].size() == 1);
+  const json& e = p["experiments"][0];
+  CHECK(e["name"] == "specjbb:2:8:5");
+  CHECK(contains(e["machine"].get<std::string>(), "preset seed001-4node"));
+  CHECK(e["metric"] == "throughput");
+  CHECK(e["runs"] == 2);
+  CHECK(e["node_groups"] == json({{0}, {1}, {2}, {3}}));  // a direct machine: every node its own group
+  REQUIRE(e["stacks"].size() == 2);
+  CHECK(e["stacks"][0]["stack"] == "no-balancing");
+  CHECK(e["stacks"][1]["stack"] == "linux-modern");
+  for (const json& s : e["stacks"]) {
+    const json& sum = s["summary"];
+    CHECK(sum["count"] == 4);
+    CHECK(sum["mean"].get<double>() > 0);
+    CHECK(sum["min"].get<double>() <= sum["mean"].get<double>());
+    CHECK(sum["max"].get<double>() >= sum["mean"].get<double>());
+    CHECK(sum["harmonic_mean"].get<double>() <= sum["mean"].get<double>() + 1e-9);
+    CHECK(s["groups"] == 4);
+    REQUIRE(s["runs"].size() == 2);
+    for (std::size_t r = 0; r < 2; ++r) {
+      const json& run = s["runs"][r];
+      CHECK(run["run"] == r);
+      CHECK(run["seed"] == 1 + r);
+      CHECK(run["simulated_seconds"].get<double>() == doctest::Approx(5.0).epsilon(0.01));
+      REQUIRE(run["groups"].size() == 2);
+      const json& g = run["groups"][0];
+      CHECK(g["name"] == "jvm1");
+      for (const char* field : {"throughput", "elapsed_seconds", "local_fraction", "task_migrations", "page_migrations",
+                                "converged_seconds", "memory_nodes", "memory_per_node", "task_nodes",
+                                "memory_in_one_node_group"}) {
+        CHECK_MESSAGE(g.contains(field), field);
+      }
+      CHECK(g["memory_per_node"].size() == 4);
+      CHECK(g["local_fraction"].get<double>() >= 0);
+      CHECK(g["local_fraction"].get<double>() <= 1);
+      CHECK_FALSE(g.contains("tasks_over_time"));
+    }
+  }
+}
+
+TEST_CASE("sim --timeline adds each group's tasks per node over time") {
+  const json j = run_json(with(small, {"--runs", "1", "--stacks", "linux-modern", "--json", "--timeline"}));
+  const json& g = j["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"][0];
+  REQUIRE(g.contains("tasks_over_time"));
+  REQUIRE(g["tasks_over_time"].size() >= 5);
+  unsigned tasks = 0;
+  for (const auto& n : g["tasks_over_time"].back()["tasks_per_node"]) tasks += n.get<unsigned>();
+  CHECK(tasks == 8);
+}
+
+TEST_CASE("sim output is byte-identical for any thread count") {
+  const auto one = run_numaplace(with(small, {"--runs", "3", "--threads", "1"}));
+  const auto two = run_numaplace(with(small, {"--runs", "3", "--threads", "2"}));
+  REQUIRE(one.exit_code == 0);
+  REQUIRE(two.exit_code == 0);
+  CHECK(one.out == two.out);
+  CHECK(contains(one.out, "run 2  jvm2: throughput = "));
+  CHECK(contains(one.out, "one node group"));
+}
+
+TEST_CASE("sim --shard 0/2 and 1/2 together are the full sweep") {
+  const json full = run_json(with(small, {"--runs", "3", "--json"}));
+  const json a = run_json(with(small, {"--runs", "3", "--json", "--shard", "0/2"}));
+  const json b = run_json(with(small, {"--runs", "3", "--json", "--shard", "1/2"}));
+  CHECK(a["shard"] == "0/2");
+  const json& fs = full["presets"][0]["experiments"][0]["stacks"];
+  for (std::size_t s = 0; s < fs.size(); ++s) {
+    std::set<unsigned> seen;
+    for (const json* part : {&a, &b}) {
+      for (const json& run : (*part)["presets"][0]["experiments"][0]["stacks"][s]["runs"]) {
+        const unsigned r = run["run"];
+        CHECK(seen.insert(r).second);  // no run twice
+        REQUIRE(r < fs[s]["runs"].size());
+        CHECK(run == fs[s]["runs"][r]);  // the same results as in the full sweep
+      }
+    }
+    CHECK(seen == std::set<unsigned>{0, 1, 2});
+  }
+}
+
+TEST_CASE("sim --csv: a header and one row per experiment, stack, run and group") {
+  const auto r = run_numaplace(with(small, {"--runs", "2", "--csv"}));
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  std::vector<std::string> lines;
+  for (std::size_t start = 0, end; (end = r.out.find('\n', start)) != std::string::npos; start = end + 1) {
+    lines.push_back(r.out.substr(start, end - start));
+  }
+  REQUIRE(lines.size() == 1 + 2 * 2 * 2);
+  CHECK(lines[0].starts_with("preset,experiment,stack,run,seed,group,throughput,"));
+  CHECK(lines[1].starts_with("custom,specjbb:2:8:5,no-balancing,0,1,jvm1,"));
+  CHECK(lines[8].starts_with("custom,specjbb:2:8:5,linux-modern,1,2,jvm2,"));
+}
+
+TEST_CASE("more tasks than CPUs is a valid, oversubscribed run") {
+  // 40 numa02 threads and 2 x 16 JVM threads on 24 CPUs.
+  const auto r = run_numaplace({"sim", "--machine", "seed001-4node", "--workload", "numa02:40", "--workload",
+                                "specjbb:2:16:3", "--runs", "1"});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "experiment numa02:40"));
+  CHECK(contains(r.out, "elapsed = "));
+  CHECK(contains(r.out, "mean elapsed s"));
+  CHECK(contains(r.out, "experiment specjbb:2:16:3"));
+}
+
+TEST_CASE("hard binding of a custom workload binds each process to nodes of its own") {
+  const json j = run_json(with(small, {"--runs", "1", "--stacks", "hard-binding", "--json"}));
+  const json& groups = j["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"];
+  REQUIRE(groups.size() == 2);
+  // 8 threads need two 6-CPU nodes: jvm1 on 0,1 and jvm2 on 2,3.
+  CHECK(groups[0]["task_nodes"] == json({0, 1}));
+  CHECK(groups[1]["task_nodes"] == json({2, 3}));
+  CHECK(groups[0]["memory_nodes"] == json({0, 1}));
+}
+
+TEST_CASE("a seed preset prints seed reported vs simulated") {
+  const auto r = run_numaplace({"sim", "--preset", "seed002", "--runs", "2"});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "[seed002]"));
+  CHECK(contains(r.out, "seed reported: linux-modern vs no-balancing +6.1 % (56.52 s -> 53.09 s);  simulated: "));
+  CHECK(r.err.empty());  // no progress when stderr is not a terminal
+}
+
+TEST_CASE("--progress shows runs on stderr") {
+  const auto r = run_numaplace(with(small, {"--runs", "1", "--progress"}));
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.err, "[2/2] custom specjbb:2:8:5 "));
+}
+
+TEST_CASE("--plot writes data, a script and PNGs, or says gnuplot is missing") {
+  const auto dir = std::filesystem::temp_directory_path() / ("numaplace-sim-plot-" + std::to_string(::getpid()));
+  const auto r = run_numaplace(with(small, {"--runs", "1", "--plot", dir.string()}));
+  INFO("stderr: " << r.err);
+  if (std::system("command -v gnuplot >/dev/null 2>&1") == 0) {
+    REQUIRE(r.exit_code == 0);
+    CHECK(std::filesystem::exists(dir / "plots.gp"));
+    CHECK(std::filesystem::file_size(dir / "custom-specjbb_2_8_5-stacks.png") > 0);
+    CHECK(std::filesystem::file_size(dir / "custom-specjbb_2_8_5-linux-modern-occupancy.png") > 0);
+  } else {
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, "gnuplot"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("bad sim input: a message and exit code 2") {
+  check_rejected({"sim", "--preset", "seed999"}, "unknown preset 'seed999'; valid presets: seed000, ");
+  check_rejected(with(small, {"--stacks", "linux-modern,nope"}), "unknown stack 'nope'; valid stacks: vanilla, ");
+  check_rejected({"sim", "--workload", "numa02:4", "--machine", "no-such-box"}, "unknown machine 'no-such-box'");
+  check_rejected({"sim", "--workload", "specjbb:2"}, "--workload 'specjbb:2': specjbb takes 2 to 3 fields");
+  check_rejected({"sim", "--workload", "specjbb:2:x"}, "WAREHOUSES must be a positive integer, not 'x'");
+  check_rejected({"sim", "--workload", "nosuch:3"}, "unknown workload 'nosuch'");
+  check_rejected({"sim", "--workload", "numa02:0"}, "THREADS must be positive, not 0");
+  check_rejected({"sim", "--workload", "specjbb:-1:8"}, "JVMS must be a positive integer, not '-1'");
+  check_rejected({"sim", "--workload", "specjbb:2:8:0"}, "SECONDS must be positive");
+  check_rejected({"sim", "--workload", "specjbb:1000:1000"}, "1000000 tasks; at most 100000");
+  check_rejected({"sim", "--workload", "make:4:99999999999999999999"}, "JOBS is 99999999999999999999; at most");
+  check_rejected(with(small, {"--shard", "3/2"}), "--shard 3/2: k must be below n");
+  check_rejected(with(small, {"--shard", "x"}), "--shard 'x': expected k/n");
+  check_rejected(with(small, {"--runs", "0"}), "--runs");
+  check_rejected(with(small, {"--runs", "-3"}), "--runs");
+  check_rejected({"sim", "--machine", "seed001-4node"}, "add --workload");
+  check_rejected({"sim", "--preset", "seed000", "--workload", "numa02:4"}, "excludes");
+  check_rejected(with(small, {"--json", "--csv"}), "excludes");
+}
