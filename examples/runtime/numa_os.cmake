@@ -3,7 +3,6 @@
 # test/vm guests (which have no C library), and call the system calls directly (see
 # numa_syscalls.hpp: Debian's libnuma.a cannot be linked statically without a glibc warning).
 # Sanitizer builds link libnuma (Debian: libnuma-dev) dynamically and use its functions.
-include_guard(GLOBAL)
 find_package(Threads REQUIRED)
 find_path(NUMAPLACE_NUMAIF_INCLUDE numaif.h)
 set(NUMAPLACE_HAVE_LIBNUMA OFF)
@@ -16,7 +15,7 @@ elseif(NUMAPLACE_NUMAIF_INCLUDE)
   set(NUMAPLACE_HAVE_LIBNUMA ON)
 endif()
 if(NOT NUMAPLACE_HAVE_LIBNUMA)
-  message(STATUS "numaplace: the runtime and balancer examples are off (numaif.h or libnuma not found; Debian: libnuma-dev)")
+  message(STATUS "numaplace: ${CMAKE_CURRENT_SOURCE_DIR} is off (numaif.h or libnuma not found; Debian: libnuma-dev)")
 endif()
 
 # numaplace_os_settings(TARGET): libnuma's header (and library when dynamic), threads, static.
