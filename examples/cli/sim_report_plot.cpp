@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -131,36 +132,40 @@ std::vector<std::string> write_sim_plots(const sim_report& r, const std::string&
         const std::string name = base + "-" + file_part(s.stack) + "-occupancy";
         const std::size_t groups = std::min(run.groups.size(), max_groups_plotted);
         text_file dat(fs::path(dir) / (name + ".dat"));
-        dat.print("# run {} (seed {}): per group (gnuplot index), seconds then tasks on each node:", s.run_index.front(),
-                  s.run_seed.front());
-        for (numaplace::node_index m = 0; m < e.topology.node_count(); ++m) dat.print(" {}", e.topology.id_of(m));
-        dat.print("\n");
+        dat.print("# run {} (seed {}): per group (gnuplot index): seconds, node (dense index), tasks on it\n",
+                  s.run_index.front(), s.run_seed.front());
+        std::uint32_t most = 1;
         for (std::size_t g = 0; g < groups; ++g) {
           dat.print("# group {}\n", run.groups[g].name);
           for (const auto& o : run.groups[g].tasks_over_time) {
-            dat.print("{:.3f}", o.seconds);
-            for (auto n : o.tasks_per_node) dat.print(" {}", n);
+            for (std::size_t m = 0; m < o.tasks_per_node.size(); ++m) {
+              dat.print("{:.3f} {} {}\n", o.seconds, m, o.tasks_per_node[m]);
+              most = std::max(most, o.tasks_per_node[m]);
+            }
             dat.print("\n");
           }
-          dat.print("\n\n");
+          dat.print("\n");
         }
         dat.close();
+        // A heat map per group: time across, nodes up, darker where more of its tasks are.
+        std::string ytics;
+        for (numaplace::node_index m = 0; m < e.topology.node_count(); ++m) {
+          ytics += fmt::format("{}'{}' {}", m == 0 ? "" : ", ", e.topology.id_of(m), m);
+        }
         const std::string png = name + ".png";
-        script.print("\nreset\nset terminal png size 1000,{}\nset termoption noenhanced\nset grid\nset output {}\n",
-                     150 + 250 * groups, gp_quoted(png));
-        script.print("set multiplot layout {},1 title {}\nset key outside right\nset ylabel 'tasks'\n", groups,
-                     gp_quoted(fmt::format("{} {} {}, run {}: tasks per node over time", p.name, e.name, s.stack,
-                                           s.run_index.front())));
+        script.print("\nreset\nset terminal png size 1000,{}\nset termoption noenhanced\nset output {}\n",
+                     150 + 220 * groups, gp_quoted(png));
+        script.print(
+            "set multiplot layout {},1 title {}\nset autoscale xfix\nset ylabel 'node'\nset ytics ({})\nset yrange [-0.5:{}.5]\n"
+            "set cbrange [0:{}]\nset cblabel 'tasks'\nset palette defined (0 'white', 1 '#4477aa', 2 '#222255')\n",
+            groups,
+            gp_quoted(fmt::format("{} {} {}, run {}: where each group's tasks are over time", p.name, e.name,
+                                  s.stack, s.run_index.front())),
+            ytics, e.topology.node_count() - 1, most);
         for (std::size_t g = 0; g < groups; ++g) {
           script.print("set title {}\n", gp_quoted(run.groups[g].name));
           if (g + 1 == groups) script.print("set xlabel 'simulated seconds'\n");
-          script.print("plot ");
-          for (numaplace::node_index m = 0; m < e.topology.node_count(); ++m) {
-            script.print("{}{} index {} using 1:{} with steps title {}", m == 0 ? "" : ", ",
-                         m == 0 ? gp_quoted(name + ".dat") : std::string("''"), g, m + 2,
-                         gp_quoted(fmt::format("node {}", e.topology.id_of(m))));
-          }
-          script.print("\n");
+          script.print("plot {} index {} using 1:2:3 with image notitle\n", gp_quoted(name + ".dat"), g);
         }
         script.print("unset multiplot\n");
         pngs.push_back((fs::path(dir) / png).string());
