@@ -19,8 +19,9 @@
 //   end
 //
 // After S seconds (40) it writes DIR/numa_maps.PROCESS (the process's /proc/PID/numa_maps),
-// DIR/final.txt ("task PROCESS PID TID CPU" per thread) and DIR/cpulist.NODE for every node,
-// then kills the workload. Exit status 0 when all went to plan; 1 with a message otherwise.
+// DIR/final.txt ("task PROCESS PID TID CPU" per thread), DIR/cpulist.NODE for every node and
+// DIR/workload.txt (the arguments), then kills the workload. Exits 0 when all went to plan,
+// else 1 with a message (a workload process that died, an unwritable DIR, no snapshots).
 #include <dirent.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -258,6 +259,9 @@ int main(int argc, char** argv) {
   }
   kill_all();
   write_file(o.out + "/final.txt", final_text);
+  write_file(o.out + "/workload.txt", "workload " + o.workload + "\nthreads " + std::to_string(o.threads) + "\nmib " +
+                                          std::to_string(o.mib) + "\nseconds " + std::to_string(o.seconds) +
+                                          "\ninterval_ms " + std::to_string(o.interval_ms) + "\n");
   for (unsigned node = 0;; ++node) {
     bool ok = true;
     const std::string list = read_file("/sys/devices/system/node/node" + std::to_string(node) + "/cpulist", ok);
