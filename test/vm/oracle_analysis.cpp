@@ -9,22 +9,15 @@
 //     DIR                   one workload's results (snapshots.txt, numa_maps.P, final.txt,
 //                           cpulist.N, workload.txt)
 //     --min-agreement PCT   exit 1 when agreement over snapshots with faults is below PCT
+//     --min-ungrouped-agreement PCT
+//                           exit 1 when it is below PCT for tasks in no numa_group (whose
+//                           preferred node only task_numa_placement sets)
+//     --max-unexplained PCT exit 1 when more than PCT of them are (d), unexplained
 //     --sim-seeds N         simulator runs per workload (3; 0: no simulation)
 //     --show-other          print every unexplained disagreement as `numaplace explain` input
 //
-// Exit status: 0; 1 when the agreement is below --min-agreement; 2 for bad arguments or
-// results that do not parse (the message names the file and line).
-#include <numaplace/placement.hpp>
-#include <numaplace/sim/experiment.hpp>
-#include <numaplace/sim/workload.hpp>
-#include <numaplace/stacks.hpp>
-#include <numaplace/stats/fault_view.hpp>
-#include <numaplace/topology/cpulist.hpp>
-#include <numaplace/topology/dynamic_topology.hpp>
-#include <numaplace/topology/load_file.hpp>
-#include <numaplace/topology/presets.hpp>
-#include <numaplace/topology/qemu_args.hpp>
-
+// Exit status: 0; 1 when a --min / --max check fails or no snapshot had faults; 2 for bad
+// arguments or results that do not parse (the message names the file and line).
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
@@ -35,6 +28,16 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <numaplace/placement.hpp>
+#include <numaplace/sim/experiment.hpp>
+#include <numaplace/sim/workload.hpp>
+#include <numaplace/stacks.hpp>
+#include <numaplace/stats/fault_view.hpp>
+#include <numaplace/topology/cpulist.hpp>
+#include <numaplace/topology/dynamic_topology.hpp>
+#include <numaplace/topology/load_file.hpp>
+#include <numaplace/topology/presets.hpp>
+#include <numaplace/topology/qemu_args.hpp>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -132,7 +135,8 @@ struct record {
   }
   bool same_task_faults(const record& o) const {
     for (std::size_t g = 0; g < faults.size(); ++g) {
-      if (faults[g].task_private != o.faults[g].task_private || faults[g].task_shared != o.faults[g].task_shared) return false;
+      if (faults[g].task_private != o.faults[g].task_private || faults[g].task_shared != o.faults[g].task_shared)
+        return false;
     }
     return true;
   }
@@ -166,10 +170,13 @@ record parse_block(const std::vector<std::string>& lines, std::size_t& i, std::s
     fail_at(file, i + 1, "expected 'COMM " + tid_mark + "N)', found '" + lines[i] + "'");
   }
   ++i;
-  if (lines[i].empty() || lines[i].find_first_not_of('-') != std::string::npos) fail_at(file, i + 1, "expected a line of dashes");
+  if (lines[i].empty() || lines[i].find_first_not_of('-') != std::string::npos)
+    fail_at(file, i + 1, "expected a line of dashes");
   ++i;
-  std::map<std::string, long> numa_keys{{"mm->numa_scan_seq", -1}, {"numa_pages_migrated", -1},
-                                        {"numa_preferred_nid", -2}, {"total_numa_faults", -1},
+  std::map<std::string, long> numa_keys{{"mm->numa_scan_seq", -1},
+                                        {"numa_pages_migrated", -1},
+                                        {"numa_preferred_nid", -2},
+                                        {"total_numa_faults", -1},
                                         {"se.nr_migrations", -1}};
   std::set<std::string> seen;
   bool have_current = false;
@@ -178,7 +185,8 @@ record parse_block(const std::vector<std::string>& lines, std::size_t& i, std::s
     if (l.rfind("current_node=", 0) == 0) {
       // "current_node=%d, numa_group_id=%d"
       const auto w = words(l);
-      if (w.size() != 2 || w[0].back() != ',' || have_current) fail_at(file, i + 1, "expected one 'current_node=N, numa_group_id=G'");
+      if (w.size() != 2 || w[0].back() != ',' || have_current)
+        fail_at(file, i + 1, "expected one 'current_node=N, numa_group_id=G'");
       r.current_node = keyed<long>(w[0].substr(0, w[0].size() - 1), "current_node", file, i + 1);
       r.group_id = keyed<long>(w[1], "numa_group_id", file, i + 1);
       have_current = true;
@@ -187,9 +195,12 @@ record parse_block(const std::vector<std::string>& lines, std::size_t& i, std::s
     if (l.rfind("numa_faults ", 0) == 0) {
       // "numa_faults node=%d task_private=%lu task_shared=%lu group_private=%lu group_shared=%lu"
       const auto w = words(l);
-      if (w.size() != 6) fail_at(file, i + 1, "expected 'numa_faults node=N task_private=.. task_shared=.. group_private=.. group_shared=..'");
+      if (w.size() != 6)
+        fail_at(file, i + 1,
+                "expected 'numa_faults node=N task_private=.. task_shared=.. group_private=.. group_shared=..'");
       const auto node = keyed<std::size_t>(w[1], "node", file, i + 1);
-      if (node != r.faults.size()) fail_at(file, i + 1, "numa_faults for node " + std::to_string(node) + " out of order");
+      if (node != r.faults.size())
+        fail_at(file, i + 1, "numa_faults for node " + std::to_string(node) + " out of order");
       node_faults f;
       f.task_private = keyed<std::uint64_t>(w[2], "task_private", file, i + 1);
       f.task_shared = keyed<std::uint64_t>(w[3], "task_shared", file, i + 1);
@@ -208,17 +219,20 @@ record parse_block(const std::vector<std::string>& lines, std::size_t& i, std::s
     if (it == numa_keys.end()) continue;
     if (!seen.insert(it->first).second) fail_at(file, i + 1, it->first + " appears twice");
     const auto v = to_int<long>(value[0]);
-    if (!v || (*v < 0 && it->first != "numa_preferred_nid") || *v < -1) fail_at(file, i + 1, "bad value for " + it->first);
+    if (!v || (*v < 0 && it->first != "numa_preferred_nid") || *v < -1)
+      fail_at(file, i + 1, "bad value for " + it->first);
     it->second = *v;
   }
   if (i >= lines.size()) fail_at(file, r.line, "snapshot without 'end'");
   ++i;  // past "end"
   for (const auto& [key, value] : numa_keys) {
-    if (!seen.count(key)) fail_at(file, r.line, "the sched file has no " + key + " (a kernel without NUMA balancing or SCHED_DEBUG?)");
+    if (!seen.count(key))
+      fail_at(file, r.line, "the sched file has no " + key + " (a kernel without NUMA balancing or SCHED_DEBUG?)");
   }
   if (!have_current) fail_at(file, r.line, "the sched file has no current_node line");
   if (r.faults.size() != nodes) {
-    fail_at(file, r.line, std::to_string(r.faults.size()) + " numa_faults lines for a " + std::to_string(nodes) + "-node guest");
+    fail_at(file, r.line,
+            std::to_string(r.faults.size()) + " numa_faults lines for a " + std::to_string(nodes) + "-node guest");
   }
   r.scan_seq = numa_keys["mm->numa_scan_seq"];
   r.cpu_migrations = numa_keys["se.nr_migrations"];
@@ -295,7 +309,8 @@ struct verdict {
 // linux-modern's preferred node for one record, as a guest node id (-1: no answer).
 template <class Placement>
 long library_choice(const Placement& pl, const record& r, const std::vector<node_index>& index_of_guest,
-                    const std::vector<node_id>& guest_of_index, const std::vector<node_faults>* group_override = nullptr) {
+                    const std::vector<node_id>& guest_of_index,
+                    const std::vector<node_faults>* group_override = nullptr) {
   const std::size_t n = r.faults.size();
   std::vector<std::uint64_t> task(2 * n), group(2 * n);
   std::uint64_t task_total = 0, group_total = 0;
@@ -330,11 +345,13 @@ std::string explain_json(const dynamic_topology& t, const record& r, const std::
     s << ']';
   }
   s << "], \"task_faults\": [";
-  for (std::size_t i = 0; i < n; ++i) s << (i ? ", " : "") << '[' << by_index[i]->task_shared << ", " << by_index[i]->task_private << ']';
+  for (std::size_t i = 0; i < n; ++i)
+    s << (i ? ", " : "") << '[' << by_index[i]->task_shared << ", " << by_index[i]->task_private << ']';
   s << ']';
   if (r.group_id != 0) {
     s << ", \"group_faults\": [";
-    for (std::size_t i = 0; i < n; ++i) s << (i ? ", " : "") << '[' << by_index[i]->group_shared << ", " << by_index[i]->group_private << ']';
+    for (std::size_t i = 0; i < n; ++i)
+      s << (i ? ", " : "") << '[' << by_index[i]->group_shared << ", " << by_index[i]->group_private << ']';
     s << ']';
   }
   s << '}';
@@ -381,7 +398,7 @@ struct convergence_row {
 
 struct options {
   std::string preset, file;
-  double min_agreement = -1;
+  double min_agreement = -1, min_ungrouped_agreement = -1, max_unexplained = -1;
   unsigned sim_seeds = 3;
   bool show_other = false;
   std::vector<std::string> dirs;
@@ -416,7 +433,7 @@ int run(const options& o) {
   for (node_index i = 0; i < n; ++i) index_of_guest[static_cast<std::size_t>(guest_of_index[i])] = i;
   const dynamic_topology sim_topology = one_cpu_per_node(t);
 
-  tally overall;
+  tally overall, overall_ungrouped;
   std::vector<convergence_row> rows;
   std::vector<std::string> others;
   std::size_t a_also_c = 0;
@@ -425,16 +442,19 @@ int run(const options& o) {
 
   numaplace::with_placement<numaplace::stacks::linux_modern>(t, [&](const auto& pl) {
     std::printf("topology: %zu nodes, %s (linux-modern's view); guest node g is our node index %s\n", n,
-                std::string(numaplace::to_string(pl.kind)).c_str(), [&] {
+                std::string(numaplace::to_string(pl.kind)).c_str(),
+                [&] {
                   std::string s;
                   for (std::size_t g = 0; g < n; ++g) s += (g ? "," : "") + std::to_string(index_of_guest[g]);
                   return s;
-                }().c_str());
+                }()
+                    .c_str());
     for (const auto& dir_name : o.dirs) {
       const std::filesystem::path dir(dir_name);
       const auto kv = parse_workload_file(dir / "workload.txt");
       const std::string name = kv.at("workload");
-      if (name != "numa01" && name != "numa02") throw parse_error((dir / "workload.txt").string() + ": unknown workload " + name);
+      if (name != "numa01" && name != "numa02")
+        throw parse_error((dir / "workload.txt").string() + ": unknown workload " + name);
       const unsigned threads = number_of(kv, "threads", (dir / "workload.txt").string());
       const unsigned mib = number_of(kv, "mib", (dir / "workload.txt").string());
       const unsigned seconds = number_of(kv, "seconds", (dir / "workload.txt").string());
@@ -450,7 +470,8 @@ int run(const options& o) {
         if (records[k].group_id != 0) group_at.emplace(std::make_pair(records[k].seq, records[k].group_id), k);
       }
       std::vector<long> ours(records.size());
-      for (std::size_t k = 0; k < records.size(); ++k) ours[k] = library_choice(pl, records[k], index_of_guest, guest_of_index);
+      for (std::size_t k = 0; k < records.size(); ++k)
+        ours[k] = library_choice(pl, records[k], index_of_guest, guest_of_index);
 
       tally grouped, ungrouped, early, late, fresh;
       for (const auto& [tid, ks] : by_tid) {
@@ -477,7 +498,8 @@ int run(const options& o) {
               if (r.group_id == 0) {
                 racing = library_choice(pl, then, index_of_guest, guest_of_index) == r.preferred;
               } else if (const auto g = group_at.find({then.seq, r.group_id}); g != group_at.end()) {
-                racing = library_choice(pl, r, index_of_guest, guest_of_index, &records[g->second].faults) == r.preferred;
+                racing =
+                    library_choice(pl, r, index_of_guest, guest_of_index, &records[g->second].faults) == r.preferred;
               }
             }
             // (a): a grouped task's preferred node is where task_numa_migrate put it, or the node
@@ -486,9 +508,11 @@ int run(const options& o) {
             // task_numa_placement ran), or it moved twice or more in that second (through a
             // node no snapshot saw).
             bool seen_there = false;
-            for (std::size_t s2 = from; s2 <= to; ++s2) seen_there = seen_there || records[ks[s2]].current_node == r.preferred;
+            for (std::size_t s2 = from; s2 <= to; ++s2)
+              seen_there = seen_there || records[ks[s2]].current_node == r.preferred;
             const bool changed_without_placement = j0 > 0 && records[ks[j0]].same_task_faults(records[ks[j0 - 1]]);
-            const bool moved_through = j0 > 0 && records[ks[j0]].cpu_migrations - records[ks[j0 - 1]].cpu_migrations >= 2;
+            const bool moved_through =
+                j0 > 0 && records[ks[j0]].cpu_migrations - records[ks[j0 - 1]].cpu_migrations >= 2;
             const bool reset = r.group_id != 0 && (seen_there || changed_without_placement || moved_through);
             if (reset) {
               oc = outcome::reset_to_current;
@@ -499,9 +523,10 @@ int run(const options& o) {
             } else {
               oc = outcome::other;
               if (o.show_other) {
-                others.push_back(name + " seq " + std::to_string(r.seq) + " tid " + std::to_string(r.tid) + " (" + (dir / "snapshots.txt").string() +
-                                 ":" + std::to_string(r.line) + "): kernel " + std::to_string(r.preferred) + ", linux-modern " +
-                                 std::to_string(mine) + ", current node " + std::to_string(r.current_node) + ", group " +
+                others.push_back(name + " seq " + std::to_string(r.seq) + " tid " + std::to_string(r.tid) + " (" +
+                                 (dir / "snapshots.txt").string() + ":" + std::to_string(r.line) + "): kernel " +
+                                 std::to_string(r.preferred) + ", linux-modern " + std::to_string(mine) +
+                                 ", current node " + std::to_string(r.current_node) + ", group " +
                                  std::to_string(r.group_id) + "\n    " + explain_json(t, r, index_of_guest));
               }
             }
@@ -514,8 +539,10 @@ int run(const options& o) {
       tally all = grouped;
       all.add(ungrouped);
       overall.add(all);
-      std::printf("\n%s: %u thread%s x %u MiB%s, %u s, %zu thread snapshots\n", name.c_str(), threads, threads == 1 ? "" : "s", mib,
-                  name == "numa01" ? " per process, 2 processes" : " each", seconds, records.size());
+      overall_ungrouped.add(ungrouped);
+      std::printf("\n%s: %u thread%s x %u MiB%s, %u s, %zu thread snapshots\n", name.c_str(), threads,
+                  threads == 1 ? "" : "s", mib, name == "numa01" ? " per process, 2 processes" : " each", seconds,
+                  records.size());
       print_tally("all", all);
       print_tally("in a numa_group", grouped);
       print_tally("not in a group", ungrouped);
@@ -544,10 +571,12 @@ int run(const options& o) {
           const auto pid = p ? to_int<long>(w[2]) : std::nullopt;
           const auto tid = p ? to_int<long>(w[3]) : std::nullopt;
           const auto cpu = p ? to_int<long>(w[4]) : std::nullopt;
-          if (!p || !pid || !tid || !cpu || *p >= processes) fail_at((dir / "final.txt").string(), line, "expected 'task PROCESS PID TID CPU'");
+          if (!p || !pid || !tid || !cpu || *p >= processes)
+            fail_at((dir / "final.txt").string(), line, "expected 'task PROCESS PID TID CPU'");
           if (*tid == *pid) continue;
           const auto it = node_of_cpu.find(*cpu);
-          if (it == node_of_cpu.end()) fail_at((dir / "final.txt").string(), line, "CPU " + std::to_string(*cpu) + " is on no node's cpulist");
+          if (it == node_of_cpu.end())
+            fail_at((dir / "final.txt").string(), line, "CPU " + std::to_string(*cpu) + " is on no node's cpulist");
           thread_nodes[*p].insert(it->second);
         }
       }
@@ -572,8 +601,12 @@ int run(const options& o) {
         for (std::size_t g = 0; g < n; ++g) {
           if (total > 0 && pages[g] * 10 >= total) memory_nodes.push_back(static_cast<long>(g));
         }
-        convergence_row row{name, name == "numa01" ? "process " + std::to_string(p + 1) : "process",
-                            node_set(memory_nodes), node_set({thread_nodes[p].begin(), thread_nodes[p].end()}), "", ""};
+        convergence_row row{name,
+                            name == "numa01" ? "process " + std::to_string(p + 1) : "process",
+                            node_set(memory_nodes),
+                            node_set({thread_nodes[p].begin(), thread_nodes[p].end()}),
+                            "",
+                            ""};
         for (const auto& res : sims) {
           const auto& g = res.groups.at(p);
           std::vector<long> mem(g.memory_nodes.begin(), g.memory_nodes.end());
@@ -594,26 +627,45 @@ int run(const options& o) {
 
   std::printf("\nagreement (kernel numa_preferred_nid = linux-modern preferred_node), all workloads:\n");
   print_tally("total", overall);
-  std::printf("  of the disagreements: (a) %zu (seen on that node %zu, changed without a placement %zu, moved through it %zu;\n"
-              "  %zu also fit (c)), (c) %zu, (d) %zu\n",
-              overall.count[1], a_kind[0], a_kind[1], a_kind[2], a_also_c, overall.count[3], overall.count[4]);
+  print_tally("not in a group", overall_ungrouped);
+  std::printf(
+      "  of the disagreements: (a) %zu (seen on that node %zu, changed without a placement %zu, moved through it %zu;\n"
+      "  %zu also fit (c)), (c) %zu, (d) %zu\n",
+      overall.count[1], a_kind[0], a_kind[1], a_kind[2], a_also_c, overall.count[3], overall.count[4]);
   for (const auto& s : others) std::printf("  (d) %s\n", s.c_str());
 
-  std::printf("\nconvergence at the end (guest node ids; memory: nodes with >= 10 %% of the process's pages;\n"
-              "threads: nodes its threads last ran on; simulator: linux-modern, seeds 1..%u, one CPU per node):\n",
-              o.sim_seeds);
-  std::printf("  %-8s %-10s | %-18s %-18s | %-s\n", "workload", "process", "guest memory", "guest threads", "sim memory / threads");
+  std::printf(
+      "\nconvergence at the end (guest node ids; memory: nodes with >= 10 %% of the process's pages;\n"
+      "threads: nodes its threads last ran on; simulator: linux-modern, seeds 1..%u, one CPU per node):\n",
+      o.sim_seeds);
+  std::printf("  %-8s %-10s | %-18s %-18s | %-s\n", "workload", "process", "guest memory", "guest threads",
+              "sim memory / threads");
   for (const auto& r : rows) {
     std::printf("  %-8s %-10s | %-18s %-18s | %s / %s\n", r.workload.c_str(), r.process.c_str(), r.guest_memory.c_str(),
                 r.guest_threads.c_str(), r.sim_memory.c_str(), r.sim_threads.c_str());
   }
+  const auto check = [&](bool failed, const std::string& what) {
+    if (!failed) return;
+    std::fprintf(stderr, "numaplace-oracle-analysis: %s\n", what.c_str());
+    status = 1;
+  };
+  char buf[200];
   if (overall.with_faults() == 0) {
-    std::fprintf(stderr, "numaplace-oracle-analysis: no snapshot had NUMA faults: NUMA balancing did not run\n");
-    status = 1;
-  } else if (o.min_agreement >= 0 && overall.agreement() < o.min_agreement) {
-    std::fprintf(stderr, "numaplace-oracle-analysis: agreement %.1f %% is below --min-agreement %.1f %%\n", overall.agreement(),
-                 o.min_agreement);
-    status = 1;
+    check(true, "no snapshot had NUMA faults: NUMA balancing did not run");
+  } else {
+    std::snprintf(buf, sizeof buf, "agreement %.1f %% is below --min-agreement %.1f %%", overall.agreement(),
+                  o.min_agreement);
+    check(o.min_agreement >= 0 && overall.agreement() < o.min_agreement, buf);
+    std::snprintf(buf, sizeof buf, "agreement for tasks in no group %.1f %% is below --min-ungrouped-agreement %.1f %%",
+                  overall_ungrouped.agreement(), o.min_ungrouped_agreement);
+    check(o.min_ungrouped_agreement >= 0 && overall_ungrouped.with_faults() > 0 &&
+              overall_ungrouped.agreement() < o.min_ungrouped_agreement,
+          buf);
+    const double unexplained = 100.0 * double(overall.count[4]) / double(overall.with_faults());
+    std::snprintf(buf, sizeof buf,
+                  "%.1f %% of the snapshots with faults are unexplained (d), above --max-unexplained %.1f %%",
+                  unexplained, o.max_unexplained);
+    check(o.max_unexplained >= 0 && unexplained > o.max_unexplained, buf);
   }
   return status;
 }
@@ -629,13 +681,24 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
         return argv[++i];
       };
-      if (a == "--preset") o.preset = value();
-      else if (a == "--file") o.file = value();
-      else if (a == "--min-agreement") o.min_agreement = std::stod(value());
-      else if (a == "--sim-seeds") o.sim_seeds = static_cast<unsigned>(std::stoul(value()));
-      else if (a == "--show-other") o.show_other = true;
-      else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'");
-      else o.dirs.push_back(a);
+      if (a == "--preset")
+        o.preset = value();
+      else if (a == "--file")
+        o.file = value();
+      else if (a == "--min-agreement")
+        o.min_agreement = std::stod(value());
+      else if (a == "--min-ungrouped-agreement")
+        o.min_ungrouped_agreement = std::stod(value());
+      else if (a == "--max-unexplained")
+        o.max_unexplained = std::stod(value());
+      else if (a == "--sim-seeds")
+        o.sim_seeds = static_cast<unsigned>(std::stoul(value()));
+      else if (a == "--show-other")
+        o.show_other = true;
+      else if (!a.empty() && a[0] == '-')
+        throw std::invalid_argument("unknown option '" + a + "'");
+      else
+        o.dirs.push_back(a);
     }
     if (o.preset.empty() == o.file.empty()) throw std::invalid_argument("give one of --preset NAME or --file PATH");
     if (o.dirs.empty()) throw std::invalid_argument("no result folders");

@@ -67,25 +67,34 @@ unsigned to_unsigned(const std::string& flag, const char* text) {
   char* end = nullptr;
   errno = 0;
   const unsigned long v = std::strtoul(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || v == 0 || v > 1000000) die(flag + " needs a positive number, not '" + text + "'");
+  if (errno != 0 || end == text || *end != '\0' || v == 0 || v > 1000000)
+    die(flag + " needs a positive number, not '" + text + "'");
   return static_cast<unsigned>(v);
 }
 
 options parse(int argc, char** argv) {
   options o;
-  if (argc < 2) die("usage: numaplace-oracle-workload numa01|numa02 [--threads T] [--mib M] [--seconds S] [--interval-ms I] [--out DIR]");
+  if (argc < 2)
+    die("usage: numaplace-oracle-workload numa01|numa02 [--threads T] [--mib M] [--seconds S] [--interval-ms I] [--out "
+        "DIR]");
   o.workload = argv[1];
   if (o.workload != "numa01" && o.workload != "numa02") die("unknown workload '" + o.workload + "' (numa01, numa02)");
   for (int i = 2; i < argc; ++i) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) die(flag + " needs a value");
     const char* value = argv[++i];
-    if (flag == "--threads") o.threads = to_unsigned(flag, value);
-    else if (flag == "--mib") o.mib = to_unsigned(flag, value);
-    else if (flag == "--seconds") o.seconds = to_unsigned(flag, value);
-    else if (flag == "--interval-ms") o.interval_ms = to_unsigned(flag, value);
-    else if (flag == "--out") o.out = value;
-    else die("unknown option '" + flag + "'");
+    if (flag == "--threads")
+      o.threads = to_unsigned(flag, value);
+    else if (flag == "--mib")
+      o.mib = to_unsigned(flag, value);
+    else if (flag == "--seconds")
+      o.seconds = to_unsigned(flag, value);
+    else if (flag == "--interval-ms")
+      o.interval_ms = to_unsigned(flag, value);
+    else if (flag == "--out")
+      o.out = value;
+    else
+      die("unknown option '" + flag + "'");
   }
   if (o.mib == 0) o.mib = o.workload == "numa01" ? 48 : 12;
   return o;
