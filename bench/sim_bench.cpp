@@ -1,0 +1,123 @@
+// numaplace_sim_bench: the simulator's speed and memory against the goals the README states.
+//
+//   BM_seed000_preset                 preset 1 (seed 000): 10 runs x 3 stacks through
+//                                     run_experiment on every core. Goal: under 10 s wall on
+//                                     a 2-core machine.
+//   BM_large_machine/<seconds>        a 64-node backplane machine (8 groups of 8 nodes, 64 CPUs
+//                                     each), SPECjbb-like 64 JVMs x 64 warehouses (4096 tasks)
+//                                     under linux-modern for <seconds> simulated seconds.
+//                                     Goal at 60: under 60 s wall and under 1 GiB peak memory.
+//   BM_large_machine_no_balancing/60  the same without NUMA balancing (the engine's floor).
+//
+// Each runs once (the runs are seconds long) and reports, besides wall time:
+//   events         run_result::events summed over the runs (task-ticks plus sampled faults)
+//   events_per_s   events per wall second
+//   peak_rss_MiB   the peak resident set during the benchmark (VmHWM, reset before it through
+//                  /proc/self/clear_refs; where that is refused, getrusage's lifetime maximum)
+// scripts/sim-speed builds this at -O2, runs it, and checks the goals.
+
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+#include <numaplace/sim/experiment.hpp>
+#include <numaplace/sim/seed_presets.hpp>
+#include <numaplace/topology/generators.hpp>
+
+namespace {
+
+using namespace numaplace;
+using namespace numaplace::sim;
+
+// Resets the peak resident set (Linux 4.0+: "5" to clear_refs); false when refused.
+bool reset_peak_rss() {
+  std::ofstream f("/proc/self/clear_refs");
+  if (!f) return false;
+  f << "5";
+  f.flush();
+  return bool(f);
+}
+
+// Peak resident set in MiB: VmHWM when `reset` worked, else getrusage's lifetime maximum.
+double peak_rss_mib(bool reset) {
+  if (reset) {
+    std::ifstream status("/proc/self/status");
+    std::string key;
+    while (status >> key) {
+      if (key == "VmHWM:") {
+        double kib = 0;
+        status >> kib;
+        return kib / 1024.0;
+      }
+      status.ignore(1 << 12, '\n');
+    }
+  }
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_maxrss) / 1024.0;
+}
+
+void report(benchmark::State& state, std::uint64_t events, double wall_s, bool reset) {
+  state.counters["events"] = benchmark::Counter(double(events));
+  state.counters["events_per_s"] = benchmark::Counter(double(events) / wall_s);
+  state.counters["peak_rss_MiB"] = benchmark::Counter(peak_rss_mib(reset));
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void BM_seed000_preset(benchmark::State& state) {
+  const experiment e = seed000_preset().experiments.at(0);
+  const bool reset = reset_peak_rss();
+  std::uint64_t events = 0;
+  double wall = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto results = run_experiment(e);
+    wall += seconds_since(t0);
+    for (const auto& s : results) {
+      for (const auto& r : s.runs) events += r.events;
+    }
+    benchmark::DoNotOptimize(results.data());
+  }
+  state.counters["runs"] = benchmark::Counter(double(e.runs * e.stacks.size()));
+  report(state, events, wall, reset);
+}
+BENCHMARK(BM_seed000_preset)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+
+dynamic_topology large_machine() {
+  return generate::two_level_backplane(8, 8, 20, 30, {64, std::uint64_t{64} << 30});
+}
+
+void large_run(benchmark::State& state, std::string_view stack) {
+  const dynamic_topology t = large_machine();
+  const workload w = workloads::specjbb(64, 64, double(state.range(0)));
+  const bool reset = reset_peak_rss();
+  std::uint64_t events = 0;
+  double wall = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const run_result r = run_stack(t, w, stack, {});
+    wall += seconds_since(t0);
+    events += r.events;
+    benchmark::DoNotOptimize(r.groups.data());
+  }
+  state.counters["tasks"] = benchmark::Counter(64.0 * 64.0);
+  state.counters["nodes"] = benchmark::Counter(double(t.node_count()));
+  report(state, events, wall, reset);
+}
+
+void BM_large_machine(benchmark::State& state) { large_run(state, "linux-modern"); }
+BENCHMARK(BM_large_machine)->Arg(60)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+
+void BM_large_machine_no_balancing(benchmark::State& state) { large_run(state, "no-balancing"); }
+BENCHMARK(BM_large_machine_no_balancing)->Arg(60)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
