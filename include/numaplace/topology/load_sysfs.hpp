@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "cpulist.hpp"
@@ -76,6 +77,36 @@ inline std::uint64_t sysfs_mem_total(const std::filesystem::path& file, unsigned
   fail(source, 0, "no MemTotal line");
 }
 
+// A nodeN/distance file's text: one line of `online_count` distances (blank lines aside), the
+// row'th row of the matrix. Returns the row and its 1-based line number. Split out of sysfs()
+// so that the parsing can be tested (and fuzzed) without a tree on disk.
+inline std::pair<std::vector<long long>, std::size_t> sysfs_distance_row(std::string_view text,
+                                                                         const std::string& source,
+                                                                         std::size_t online_count, std::size_t row) {
+  std::vector<long long> distances;
+  std::size_t data_line = 0;
+  for (const auto& [line, number] : split_lines(text)) {
+    const auto words = split_words(line);
+    if (words.empty()) continue;
+    if (data_line != 0) fail(source, number, "more than one line of distances");
+    data_line = number;
+    if (words.size() != online_count) {
+      fail(source, number,
+           "has " + std::to_string(words.size()) + " distances but " + std::to_string(online_count) +
+               " nodes are online (the kernel lists one per online node)");
+    }
+    for (std::size_t c = 0; c < words.size(); ++c) {
+      try {
+        distances.push_back(parse_integer(words[c], "distance", source, number));
+      } catch (const topology_error& e) {
+        throw topology_error({source, number, row, c}, e.reason());
+      }
+    }
+  }
+  if (data_line == 0) fail(source, 0, "is empty");
+  return {std::move(distances), data_line};
+}
+
 inline bool contains(const std::optional<std::vector<unsigned>>& list, unsigned id) {
   return !list || std::binary_search(list->begin(), list->end(), id);
 }
@@ -110,28 +141,8 @@ inline dynamic_topology sysfs(const std::filesystem::path& root = "/sys/devices/
 
     const auto distance_file = folder / "distance";
     const std::string distance_source = distance_file.string();
-    const std::string distance_text = detail::read_text(distance_file);
-    std::vector<long long> row;
-    std::size_t data_line = 0;
-    for (const auto& [line, number] : detail::split_lines(distance_text)) {
-      const auto words = detail::split_words(line);
-      if (words.empty()) continue;
-      if (data_line != 0) fail(distance_source, number, "more than one line of distances");
-      data_line = number;
-      if (words.size() != online.size()) {
-        fail(distance_source, number,
-             "has " + std::to_string(words.size()) + " distances but " + std::to_string(online.size()) +
-                 " nodes are online (the kernel lists one per online node)");
-      }
-      for (std::size_t c = 0; c < words.size(); ++c) {
-        try {
-          row.push_back(detail::parse_integer(words[c], "distance", distance_source, number));
-        } catch (const topology_error& e) {
-          throw topology_error({distance_source, number, rows.size(), c}, e.reason());
-        }
-      }
-    }
-    if (data_line == 0) fail(distance_source, 0, "is empty");
+    auto [row, data_line] =
+        detail::sysfs_distance_row(detail::read_text(distance_file), distance_source, online.size(), rows.size());
     rows.push_back(std::move(row));
     row_origins.push_back({distance_source, data_line});
 

@@ -1,0 +1,26 @@
+// load::numactl_text on any bytes: a topology whose invariants hold, or a topology_error.
+#include <numaplace/topology/load_matrix.hpp>
+#include <numaplace/topology/load_numactl.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "check.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace numaplace_fuzz;
+  try {
+    const numaplace::dynamic_topology t = numaplace::load::numactl_text(as_text(data, size), "fuzz");
+    check_topology(t);
+    // A CPU-less node is one whose "cpus:" list was empty: it has no CPU numbers.
+    for (std::size_t i = 0; i < t.node_count(); ++i) {
+      const auto n = static_cast<numaplace::node_index>(i);
+      if (!t.has_cpu(n)) NUMAPLACE_FUZZ_CHECK(t.cpus(n).empty());
+    }
+    // The same distances as a plain matrix read back unchanged.
+    NUMAPLACE_FUZZ_CHECK(same_matrix(t, numaplace::load::matrix_text(matrix_text_of(t), "again")));
+  } catch (const numaplace::topology_error& e) {
+    check_error(e);
+  }
+  return 0;
+}
