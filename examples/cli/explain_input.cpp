@@ -274,6 +274,13 @@ explain_input parse_explain_input(std::string_view text, const std::string& sour
       what.erase(0, tag_end + 2);
     }
     c.fail("", fmt::format("not valid JSON (byte {}): {}", e.byte, what));
+  } catch (const json::out_of_range& e) {
+    // A number beyond double (1e400) is not a parse_error to nlohmann::json but out_of_range.406.
+    std::string what = e.what();
+    if (const auto tag_end = what.find("] "); what.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos) {
+      what.erase(0, tag_end + 2);
+    }
+    c.fail("", fmt::format("not valid JSON: {}", what));
   }
   if (!doc.is_object()) {
     c.fail("", fmt::format("expected a JSON object with \"distances\" and \"task_faults\", got {}", shown(doc)));
