@@ -488,7 +488,9 @@ int run(const options& o) {
             // ending here), by task_numa_placement or, for a grouped task, task_numa_migrate.
             std::size_t j0 = j;
             while (j0 > 0 && records[ks[j0 - 1]].preferred == r.preferred) --j0;
-            const std::size_t from = j0 > 0 ? j0 - 1 : 0, to = std::min(j + 1, ks.size() - 1);
+            std::size_t j1 = j;  // the last snapshot with that value
+            while (j1 + 1 < ks.size() && records[ks[j1 + 1]].preferred == r.preferred) ++j1;
+            const std::size_t from = j0 > 0 ? j0 - 1 : 0, to = std::min(j1 + 1, ks.size() - 1);
             // (c): our answer on the faults of some snapshot since then (a group's faults change
             // whenever any member's placement runs) is the kernel's, or the kernel is about to
             // take ours (the next snapshot has it).
@@ -502,9 +504,10 @@ int run(const options& o) {
                     library_choice(pl, r, index_of_guest, guest_of_index, &records[g->second].faults) == r.preferred;
               }
             }
-            // (a): a grouped task's preferred node is where task_numa_migrate put it, or the node
-            // it stayed on when nothing better was found (Linux 4.19+): a node it was seen on
-            // around the change, or the value changed while its own faults did not (so no
+            // (a): a grouped task's preferred node is the node of the CPU task_numa_migrate chose
+            // (set before the move, which may fail and be retried), or the node it stayed on when
+            // nothing better was found (Linux 4.19+): a node it was seen on while the value held
+            // (or just before), or the value changed while its own faults did not (so no
             // task_numa_placement ran), or it moved twice or more in that second (through a
             // node no snapshot saw).
             bool seen_there = false;
