@@ -287,10 +287,15 @@ class engine {
     const std::size_t start = std::uniform_int_distribution<std::size_t>(0, candidates.size() - 1)(rng_);
     std::uint32_t best = candidates[start];
     double best_key = 1e300;
+    // Each node's load once, not once per candidate CPU (nothing moves during the choice).
+    std::vector<double> load(topo_.node_count(), 0.0);
+    for (node_index node = 0; node < topo_.node_count(); ++node) {
+      if (!node_cpus_[node].empty()) load[node] = double(running_on_node(node)) / double(node_cpus_[node].size());
+    }
     for (std::size_t i = 0; i < candidates.size(); ++i) {
       const std::uint32_t c = candidates[(start + i) % candidates.size()];
       const node_index node = cpus_[c].node;
-      const double node_load = double(running_on_node(node)) / double(node_cpus_[node].size());
+      const double node_load = load[node];
       const double key = node_load * 4 + (core_busy(cpus_[c].core) ? 2 : 0) + double(cpus_[c].tasks.size());
       if (key < best_key) {
         best_key = key;
@@ -356,6 +361,21 @@ class engine {
   // the memory is on; then each task's latency at its node.
   void refresh_latency() {
     const std::size_t n = topo_.node_count();
+    // The nodes each region has chunks on, in node order (region r's are occupied[first[r] ..
+    // first[r + 1]]): the sums below add only those, in that order, without walking every node
+    // for every region (on 64 nodes most regions are on one or a few).
+    std::vector<node_index> occupied;
+    std::vector<std::size_t> first(regions_.size() + 1, 0);
+    for (std::size_t r = 0; r < regions_.size(); ++r) {
+      first[r] = occupied.size();
+      for (node_index m = 0; m < n; ++m) {
+        if (regions_[r].on_node[m] != 0) occupied.push_back(m);
+      }
+    }
+    first[regions_.size()] = occupied.size();
+    const auto nodes_of = [&](std::size_t r) {
+      return std::span<const node_index>(occupied.data() + first[r], first[r + 1] - first[r]);
+    };
     std::vector<double> demand(n, 0.0), capacity(n, 0.0);
     for (node_index a = 0; a < n; ++a) capacity[a] = std::max(1.0, double(node_cpus_[a].size()) * c_.bandwidth_cpus_fraction);
     for (const auto& t : tasks_) {
@@ -364,21 +384,18 @@ class engine {
       for (const auto& [r, weight] : t.accesses) {
         const auto& rs = regions_[r];
         const double total = double(rs.chunks.size());
-        for (node_index m = 0; m < n; ++m) {
-          if (rs.on_node[m] != 0) demand[m] += mb * weight * double(rs.on_node[m]) / total;
-        }
+        for (const node_index m : nodes_of(r)) demand[m] += mb * weight * double(rs.on_node[m]) / total;
       }
     }
     std::vector<double> slowdown(n);
     for (node_index m = 0; m < n; ++m) slowdown[m] = std::max(1.0, demand[m] / capacity[m]);
     const double local = topo_.local_distance();
-    for (auto& rs : regions_) {
+    for (std::size_t r = 0; r < regions_.size(); ++r) {
+      region_state& rs = regions_[r];
       const double total = double(rs.chunks.size());
       for (node_index from = 0; from < n; ++from) {
         double cost = 0;
-        for (node_index m = 0; m < n; ++m) {
-          if (rs.on_node[m] != 0) cost += double(rs.on_node[m]) / total * topo_.distance(from, m) / local * slowdown[m];
-        }
+        for (const node_index m : nodes_of(r)) cost += double(rs.on_node[m]) / total * topo_.distance(from, m) / local * slowdown[m];
         rs.cost_from[from] = cost;
       }
     }
