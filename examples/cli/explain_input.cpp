@@ -55,8 +55,26 @@ class checker {
   std::string source_;
 };
 
+// Whether `v` holds at most `budget` values (itself included). Every value takes at least one
+// character of dump(), so a value with more cannot dump to 40 characters. Counting stops at the
+// budget: a value nested a million deep is never walked, nor dumped (dump() recurses per level).
+bool few_values(const json& v, std::size_t& budget) {
+  if (budget == 0) return false;
+  --budget;
+  if (v.is_structured()) {
+    for (const json& element : v) {
+      if (!few_values(element, budget)) return false;
+    }
+  }
+  return true;
+}
+
 // A value as a message shows it: short, and with its JSON type when that is the point.
 std::string shown(const json& v) {
+  std::size_t budget = 40;
+  if (v.is_structured() && !few_values(v, budget)) {
+    return v.is_object() ? "an object" : fmt::format("an array of {}", v.size());
+  }
   std::string text = v.dump();
   if (text.size() <= 40) return text;
   if (v.is_object()) return "an object";
