@@ -30,6 +30,7 @@
 #include "policy/arithmetic.hpp"
 #include "policy/hooks.hpp"
 #include "policy/inputs.hpp"
+#include "policy/preferred_settling.hpp"
 #include "stats/fault_view.hpp"
 #include "topology/kinded_topology.hpp"
 #include "topology/types.hpp"
@@ -219,6 +220,16 @@ class placement {
         return imb;
       }
     });
+  }
+
+  /// The grouped task's preferred node after task_numa_migrate(): the stack's settling rule,
+  /// or v4.19's (the node moved to, else the source) when the stack names none.
+  node_index settle_preferred(const decision_input& in, const migrate_outcome& m) const noexcept {
+    node_index settled = preferred_settling<settle_rule::v4_19>{}.settle_preferred(*this, in, m);
+    boost::hana::for_each(policies_, [&](const auto& p) {
+      if constexpr (requires { p.settle_preferred(*this, in, m); }) settled = p.settle_preferred(*this, in, m);
+    });
+    return settled;
   }
 
   /// The load balancer's view of the same allowance (unchanged without an imbalance policy).

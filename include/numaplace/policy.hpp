@@ -10,4 +10,5 @@
 #include "policy/imbalance_adjustment.hpp"
 #include "policy/inputs.hpp"
 #include "policy/neighbour_weighting.hpp"
+#include "policy/preferred_settling.hpp"
 #include "policy/shared_interleave.hpp"

@@ -21,6 +21,7 @@
 #include "policy/group_preferred_pull.hpp"
 #include "policy/imbalance_adjustment.hpp"
 #include "policy/neighbour_weighting.hpp"
+#include "policy/preferred_settling.hpp"
 #include "policy/shared_interleave.hpp"
 #include "topology/kinded_topology.hpp"
 
@@ -37,23 +38,27 @@ struct stack {
 namespace stacks {
 
 /// Before seed 000: plain fault maxima, task and group combined when they disagree (v3.13-v3.18).
-using vanilla = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>>;
+using vanilla = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, preferred_settling<settle_rule::v3_15>>;
 
 /// Seed 000 patches 1-2: the maximum distance stored and nearby nodes weighed.
-using patches_1_2 =
-    stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, neighbour_weighting<nearby_rule::v3_19>>;
+using patches_1_2 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, neighbour_weighting<nearby_rule::v3_19>,
+                          preferred_settling<settle_rule::v3_15>>;
 
 /// Seed 000 patches 1-4: also a group's preferred node, towards which its tasks are pulled.
-using patches_1_4 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>,
-                          neighbour_weighting<nearby_rule::v3_19>, group_preferred_pull<group_rule::v3_19>>;
+using patches_1_4 =
+    stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
+          group_preferred_pull<group_rule::v3_19>, preferred_settling<settle_rule::v3_15>>;
 
 /// Linux 4.1: patches 1-4 as merged, numa_has_capacity() without the imbalance margin.
 using linux_4_1 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
-                        group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_1>>;
+                        group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_1>,
+                        preferred_settling<settle_rule::v3_15>>;
 
-/// Linux 4.2: patches 1-4 as merged, with seed 001's numa_has_capacity fix.
+/// Linux 4.2: patches 1-4 as merged, with seed 001's fixes: numa_has_capacity() with the
+/// imbalance margin, and the preferred node settled even when no better CPU was found.
 using linux_4_2 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
-                        group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_2>>;
+                        group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_2>,
+                        preferred_settling<settle_rule::v4_2>>;
 
 /// Linux 5.9: source-based imbalance allowance (before seed 004).
 using linux_5_9 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,

@@ -18,6 +18,7 @@
 //   long adjust_imbalance(const imbalance_args&) const adjust_numa_imbalance(); at most one
 //   bool has_capacity(const node_load& src, const node_load& dst) const   all must agree
 //   void interleave_nodes(pl, in, std::span<bool> out) const   shared memory's node mask; at most one
+//   node_index settle_preferred(pl, in, const migrate_outcome&) const   after task_numa_migrate; at most one
 //
 // Read by runtimes from the policy itself, not folded by the composer:
 //   node_index spread_target(pl, from, running_per_node, cpus_per_node) const   concentric_spread

@@ -221,6 +221,7 @@ class engine {
       for (std::uint32_t t = 0; t < initial; ++t) spawn(p, t);
     }
     for (std::uint32_t p = 0; p < w_.processes.size(); ++p) first_touch(p);
+    set_up_ = true;
   }
 
   std::uint32_t spawn(std::uint32_t p, std::uint32_t thread) {
@@ -244,8 +245,9 @@ class engine {
     tasks_.push_back(std::move(t));
     cpus_[cpu].tasks.push_back(id);
     if (ps.jobs > 0) {
-      // A new job allocates fresh private memory where it starts (first touch).
-      if (processes_[p].jobs_started > 0) {
+      // A job started later allocates fresh private memory where it starts (first touch);
+      // the first ones get theirs from first_touch() when the workload is set up.
+      if (set_up_) {
         for (const auto& [r, weight] : tasks_[id].accesses) {
           if (!regions_[r].shared) rehome(regions_[r], tasks_[id].node);
         }
@@ -639,8 +641,8 @@ class engine {
       long group_src = long(pl_->group_weight(in, src, dist));
       try_node(preferred, long(pl_->task_weight(in, preferred, dist)) - task_src,
                long(pl_->group_weight(in, preferred, dist)) - group_src, dist);
+      node_index last_dst = preferred;  // env.dst_nid: also where the distance is read from
       if (best.cpu == ~0u || pl_->scan_all_nodes(in)) {
-        node_index last_dst = preferred;  // the kernel reads the distance to the last accepted node
         for (node_index nid = 0; nid < topo_.node_count(); ++nid) {
           if (nid == src || nid == preferred) continue;
           const distance_t d = topo_.distance(src, last_dst);
@@ -656,17 +658,19 @@ class engine {
           try_node(nid, task_imp, group_imp, dist);
         }
       }
-      if (best.cpu == ~0u) return;
-      if (best.swap_with >= 0) {
-        const auto other = static_cast<std::uint32_t>(best.swap_with);
-        const std::uint32_t from_cpu = t.cpu;
-        move_task(other, from_cpu);
-        move_task(id, best.cpu);
-      } else {
-        move_task(id, best.cpu);
+      const node_index moved_to = best.cpu == ~0u ? no_node : cpus_[best.cpu].node;
+      if (best.cpu != ~0u) {
+        if (best.swap_with >= 0) {
+          const auto other = static_cast<std::uint32_t>(best.swap_with);
+          const std::uint32_t from_cpu = t.cpu;
+          move_task(other, from_cpu);
+          move_task(id, best.cpu);
+        } else {
+          move_task(id, best.cpu);
+        }
       }
-      // With a group, the node it settled on becomes its preferred one (v4.19+).
-      if (in.has_group() && t.node != t.preferred) t.preferred = t.node;
+      // A grouped task settles its preferred node as the stack's kernel did.
+      t.preferred = pl_->settle_preferred(in, {preferred, src, last_dst, moved_to});
     }
   }
 
@@ -857,6 +861,7 @@ class engine {
   std::mt19937_64 rng_;
   double now_ms_ = 0;
   std::uint64_t ticks_ = 0;
+  bool set_up_ = false;
   std::vector<cpu_state> cpus_;
   std::vector<std::vector<std::uint32_t>> node_cpus_;
   std::vector<std::vector<std::uint32_t>> core_cpus_;

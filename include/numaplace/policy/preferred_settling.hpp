@@ -1,0 +1,53 @@
+#pragma once
+// preferred_settling: what a grouped task's preferred node becomes after task_numa_migrate()
+// (spec section 5, "group bookkeeping"). Seed 001's fix (v4.2) made a task that found no
+// better CPU still settle, so a spread-out group stops chasing one node; v4.19 settles on
+// where the task actually went.
+
+#include <cstdint>
+
+#include "../stats/active_nodes.hpp"
+#include "../stats/fault_view.hpp"
+#include "../topology/types.hpp"
+
+namespace numaplace {
+
+enum class settle_rule : std::uint8_t {
+  v3_15,  ///< only after a move: the last evaluated node, if the group is active there
+  v4_2,   ///< also without a move, judged on the source node (seed 001's fix)
+  v4_6,   ///< the last evaluated node, if the group spans nodes and is active there
+  v4_19,  ///< the node of the CPU chosen, or the source node when none was
+};
+
+/// What task_numa_migrate() knew when it finished.
+struct migrate_outcome {
+  node_index preferred = no_node;       ///< the task's preferred node before
+  node_index source = no_node;          ///< where it ran
+  node_index last_evaluated = no_node;  ///< env.dst_nid: the last node it looked at
+  node_index moved_to = no_node;        ///< the node of the CPU it moved or swapped to, or none
+};
+
+template <settle_rule Rule>
+struct preferred_settling {
+  static constexpr settle_rule rule = Rule;
+
+  /// The grouped task's preferred node after the attempt (unchanged for tasks without group).
+  template <class Placement>
+  node_index settle_preferred(const Placement&, const decision_input& in, const migrate_outcome& m) const noexcept {
+    if (!in.has_group()) return m.preferred;
+    const fault_view& g = in.group;
+    const auto active = [&](node_index n) { return n != no_node && n < g.node_count() && is_active_node(g, n); };
+    if constexpr (Rule == settle_rule::v3_15) {
+      return m.moved_to != no_node && active(m.last_evaluated) ? m.last_evaluated : m.preferred;
+    } else if constexpr (Rule == settle_rule::v4_2) {
+      const node_index judged = m.moved_to == no_node ? m.source : m.last_evaluated;
+      return active(judged) ? m.last_evaluated : m.preferred;
+    } else if constexpr (Rule == settle_rule::v4_6) {
+      return count_active_nodes(g) > 1 && active(m.last_evaluated) ? m.last_evaluated : m.preferred;
+    } else {
+      return m.moved_to != no_node ? m.moved_to : m.source;
+    }
+  }
+};
+
+}  // namespace numaplace
