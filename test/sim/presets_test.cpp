@@ -81,7 +81,13 @@ TEST_CASE("seed000: patches 1-4 keep each JVM's memory within one quad, vanilla 
 
 TEST_CASE("seed000: dropping neighbour weighting from patches 1-4 breaks quad convergence") {
   // patches-1-4 without neighbour_weighting: the group's preferred node and its pull remain.
-  using no_weighting = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, group_preferred_pull<group_rule::v3_19>>;
+  using no_weighting = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, group_preferred_pull<group_rule::v3_19>,
+                             preferred_settling<settle_rule::v3_15>>;
+  static_assert(std::is_same_v<stacks::patches_1_4, stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>,
+                                                            neighbour_weighting<nearby_rule::v3_19>,
+                                                            group_preferred_pull<group_rule::v3_19>,
+                                                            preferred_settling<settle_rule::v3_15>>>,
+                "patches-1-4 changed: keep no_weighting equal to it less neighbour_weighting");
   const experiment e = shortened_seed000();
   const quad_count q = count_quads(run_custom<no_weighting>(e));
   INFO("without neighbour weighting: " << q.within << "/" << q.total << " JVMs within a quad");
