@@ -163,6 +163,7 @@ class engine {
     std::optional<fault_stats> group;
     std::vector<node_index> allowed;  // hard binding: allowed nodes; empty = all
     std::uint32_t jobs_started = 0, jobs_done = 0;
+    std::uint32_t live = 0;  // tasks running now
     double ops = 0, local_ops = 0;
     double finish_ms = -1;
     std::uint64_t task_moves = 0, page_moves = 0;
@@ -244,6 +245,7 @@ class engine {
     const auto id = static_cast<std::uint32_t>(tasks_.size());
     tasks_.push_back(std::move(t));
     cpus_[cpu].tasks.push_back(id);
+    ++processes_[p].live;
     if (ps.jobs > 0) {
       // A job started later allocates fresh private memory where it starts (first touch);
       // the first ones get theirs from first_touch() when the workload is set up.
@@ -401,7 +403,9 @@ class engine {
         rs.cost_from[from] = cost;
       }
     }
-    for (auto& t : tasks_) update_task_latency(t);
+    for (auto& t : tasks_) {
+      if (t.alive) update_task_latency(t);
+    }
   }
 
   void update_task_latency(task_state& t) {
@@ -419,6 +423,7 @@ class engine {
       task_state& t = tasks_[id];
       if (!t.alive) continue;
       const cpu_state& cpu = cpus_[t.cpu];
+      ++task_ticks_;
       double ms = c_.tick_ms / double(cpu.tasks.size()) * smt_speed(t.cpu);
       const double stalled = std::min(ms, t.stall_ms);
       t.stall_ms -= stalled;
@@ -442,7 +447,11 @@ class engine {
     tasks_[id].alive = false;
     auto& on_cpu = cpus_[tasks_[id].cpu].tasks;
     on_cpu.erase(std::find(on_cpu.begin(), on_cpu.end(), id));
+    // A finished task keeps its id (chunks remember who touched them last) but not its memory.
+    tasks_[id].stats = fault_stats(0);
+    tasks_[id].accesses = {};
     process_state& ps = processes_[p];
+    --ps.live;
     const process_spec& spec = w_.processes[p];
     if (spec.jobs > 0) {
       ++ps.jobs_done;
@@ -452,11 +461,8 @@ class engine {
   }
 
   bool process_done(std::uint32_t p) const {
-    for (const auto& t : tasks_) {
-      if (t.process == p && t.alive) return false;
-    }
     const process_spec& spec = w_.processes[p];
-    return spec.jobs == 0 || processes_[p].jobs_done >= spec.jobs;
+    return processes_[p].live == 0 && (spec.jobs == 0 || processes_[p].jobs_done >= spec.jobs);
   }
 
   bool all_done() const {
@@ -481,6 +487,7 @@ class engine {
     process_state& ps = processes_[t.process];
     std::uniform_real_distribution<double> pick(0.0, 1.0);
     for (unsigned s = 0; s < c_.scan_chunks; ++s) {
+      ++sampled_chunks_;
       double x = pick(rng_);
       std::uint32_t r = t.accesses.back().first;
       for (const auto& [region, weight] : t.accesses) {
@@ -819,7 +826,7 @@ class engine {
       g.converged_seconds = convergence_time(p);
       r.groups.push_back(std::move(g));
     }
-    r.events = events_estimate();
+    r.events = task_ticks_ + sampled_chunks_;  // the simulator's units of work
     return r;
   }
 
@@ -838,16 +845,6 @@ class engine {
     return last_change;
   }
 
-  std::uint64_t events_estimate() const {
-    // Task-ticks plus sampled faults: the simulator's unit of work.
-    std::uint64_t faults = 0;
-    for (const auto& t : tasks_) faults += t.stats.total() > 0 ? 1 : 0;
-    return ticks_ * tasks_.size() + scans_done_estimate() * c_.scan_chunks;
-  }
-  std::uint64_t scans_done_estimate() const {
-    return o_.mode == balancing::numa ? static_cast<std::uint64_t>(now_ms_ / c_.scan_period_ms) * tasks_.size() : 0;
-  }
-
   struct snapshot_state {
     double seconds;
     std::vector<std::vector<std::uint32_t>> tasks;  // [process][node]
@@ -862,6 +859,7 @@ class engine {
   double now_ms_ = 0;
   std::uint64_t ticks_ = 0;
   bool set_up_ = false;
+  std::uint64_t task_ticks_ = 0, sampled_chunks_ = 0;
   std::vector<cpu_state> cpus_;
   std::vector<std::vector<std::uint32_t>> node_cpus_;
   std::vector<std::vector<std::uint32_t>> core_cpus_;
