@@ -99,5 +99,8 @@ TEST_CASE("the policy is usable on its own, at compile time") {
   static_assert(imbalance_adjustment<imbalance_rule::v5_10>{}.adjust_imbalance({3, 1, 4, 0, 0}) == 3);
   static_assert(imbalance_adjustment<imbalance_rule::v5_19>{}.adjust_imbalance({2, 0, 4, 0, 4}) == 0);
   static_assert(imbalance_adjustment<imbalance_rule::v5_18>{}.adjust_imbalance({2, 0, 4, 0, 4}) == 2);
-  CHECK(true);
+  // And at run time, from values the compiler cannot see.
+  volatile int dst_running = 4;
+  CHECK(imbalance_adjustment<imbalance_rule::v5_19>{}.adjust_imbalance({2, 0, dst_running, 0, 4}) == 0);
+  CHECK(imbalance_adjustment<imbalance_rule::v5_18>{}.adjust_imbalance({2, 0, dst_running, 0, 4}) == 2);
 }

@@ -2,6 +2,8 @@
 // with an error naming the source, the line and the problem.
 #include <doctest/doctest.h>
 
+#include "../support/topology_errors.hpp"
+
 #include <numaplace/topology/cpulist.hpp>
 #include <numaplace/topology/load_file.hpp>
 #include <numaplace/topology/load_matrix.hpp>
@@ -10,20 +12,11 @@
 #include <vector>
 
 using namespace numaplace;
+using numaplace::test::error_of;
+using numaplace::test::mentions;
 
 namespace {
 
-// The message of the topology_error `f` throws; fails the test when it throws nothing.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const topology_error& e) {
-    return e.what();
-  }
-  FAIL("no topology_error was thrown");
-  return {};
-}
 
 std::vector<distance_t> row_of(const dynamic_topology& t, node_index r) {
   std::vector<distance_t> out;

@@ -2,6 +2,8 @@
 // node ids, CPU-less and memory-less nodes, and bad input.
 #include <doctest/doctest.h>
 
+#include "../support/topology_errors.hpp"
+
 #include <numaplace/topology/load_file.hpp>
 #include <numaplace/topology/load_numactl.hpp>
 
@@ -10,21 +12,12 @@
 #include <vector>
 
 using namespace numaplace;
+using numaplace::test::error_of;
+using numaplace::test::mentions;
 
 namespace {
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const topology_error& e) {
-    return e.what();
-  }
-  FAIL("no topology_error was thrown");
-  return {};
-}
 
-bool mentions(const std::string& message, const std::string& part) { return message.find(part) != std::string::npos; }
 
 constexpr std::uint64_t mib = std::uint64_t{1} << 20;
 

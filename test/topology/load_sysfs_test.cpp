@@ -2,6 +2,8 @@
 // a CXL-style CPU-less memory node, an offline node, the seed 000 machine, and broken trees.
 #include <doctest/doctest.h>
 
+#include "../support/topology_errors.hpp"
+
 #include <numaplace/topology/load_matrix.hpp>
 #include <numaplace/topology/load_sysfs.hpp>
 #include <numaplace/topology/presets.hpp>
@@ -15,21 +17,12 @@
 #include <vector>
 
 using namespace numaplace;
+using numaplace::test::error_of;
+using numaplace::test::mentions;
 
 namespace {
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const topology_error& e) {
-    return e.what();
-  }
-  FAIL("no topology_error was thrown");
-  return {};
-}
 
-bool mentions(const std::string& message, const std::string& part) { return message.find(part) != std::string::npos; }
 
 std::string tree(const char* name) { return std::string(NUMAPLACE_TEST_DATA) + "/sysfs/" + name; }
 
