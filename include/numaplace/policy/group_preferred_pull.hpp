@@ -8,9 +8,12 @@
 // the most faults. The kernel regroups the surviving nodes at every level and decision; the
 // groups only depend on the topology, so they are built once here, as a tree.
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "../stats/active_nodes.hpp"
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"
 
@@ -152,9 +155,9 @@ class group_preferred_pull {
   template <class Placement>
   bool scan_all_nodes(const Placement& pl, const decision_input& in) const noexcept {
     if (!in.has_group()) return false;
-    std::uint64_t max_cpu = 0;
-    const auto n = static_cast<node_index>(pl.node_count());
-    for (node_index i = 0; i < n; ++i) max_cpu = in.group.cpu_faults(i) > max_cpu ? in.group.cpu_faults(i) : max_cpu;
+    // stats/active_nodes.hpp's rule, counted in the stack's arithmetic.
+    const std::uint64_t max_cpu = max_cpu_faults(in.group);
+    const auto n = static_cast<node_index>(std::min<std::size_t>(pl.node_count(), in.group.node_count()));
     unsigned active = 0;
     using A = typename Placement::arithmetic;
     for (node_index i = 0; i < n; ++i) active += A::mul_div(in.group.cpu_faults(i), 3, 1) > max_cpu ? 1u : 0u;
