@@ -1,0 +1,78 @@
+#pragma once
+// machine_view: what the balancing-loop policies (task_numa_migrate, fork placement, the scan
+// period, memory migration) read of a running machine. The simulator implements it over its
+// model; a user-space scheduler or runtime implements it over its own bookkeeping (its worker
+// threads, their CPUs and their fault statistics). Policies only read a view; the caller
+// applies what they decide (moves a task, swaps two, sets a preferred node).
+//
+// A task and a CPU are dense indices the implementation chooses. Faults come as fault_views,
+// so a runtime can hand in fault_stats::view() or counts of its own.
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <ranges>
+
+#include "../stats/fault_view.hpp"
+#include "../topology/types.hpp"
+
+namespace numaplace {
+
+/// A CPU's dense index, 0..cpu_count()-1.
+using cpu_index = std::uint32_t;
+/// A task's dense index as the machine view numbers them.
+using task_index = std::uint32_t;
+/// A numa_group's identity; tasks of one group share it.
+using group_index = std::uint32_t;
+
+inline constexpr cpu_index no_cpu = ~cpu_index{0};
+inline constexpr task_index no_task = ~task_index{0};
+inline constexpr group_index no_group = ~group_index{0};
+
+/// The weight of one runnable nice-0 task (the kernel's NICE_0_LOAD, scaled down).
+inline constexpr std::uint64_t nice_0_load = 1024;
+
+namespace detail {
+template <class R, class T>
+concept range_of = std::ranges::input_range<R> && std::convertible_to<std::ranges::range_value_t<R>, T>;
+}  // namespace detail
+
+/// A machine as the balancing-loop policies see it.
+///
+/// Nodes are topology indices; `cpus_of(n)` is empty for a node without CPUs. `tasks_on(c)`
+/// lists the runnable tasks queued on CPU c, the running one included. A task's group faults
+/// are an empty view when it has no numa_group; `group_of` is then no_group. `allowed(t, n)`
+/// says whether t's affinity admits node n. `task_load` is the task's contribution to its
+/// CPU's load (nice_0_load for an always-runnable nice-0 task).
+template <class M>
+concept machine_view = requires(const M& m, node_index n, cpu_index c, task_index t) {
+  { m.node_count() } -> std::convertible_to<std::size_t>;
+  { m.distance(n, n) } -> std::convertible_to<distance_t>;
+  { m.cpus_of(n) } -> detail::range_of<cpu_index>;
+  { m.node_of_cpu(c) } -> std::convertible_to<node_index>;
+  { m.tasks_on(c) } -> detail::range_of<task_index>;
+  { m.task_cpu(t) } -> std::convertible_to<cpu_index>;
+  { m.task_node(t) } -> std::convertible_to<node_index>;
+  { m.task_preferred(t) } -> std::convertible_to<node_index>;
+  { m.task_faults(t) } -> std::convertible_to<fault_view>;
+  { m.group_faults(t) } -> std::convertible_to<fault_view>;
+  { m.group_of(t) } -> std::convertible_to<group_index>;
+  { m.allowed(t, n) } -> std::convertible_to<bool>;
+  { m.task_load(t) } -> std::convertible_to<std::uint64_t>;
+};
+
+/// Runnable tasks on node `n` (the sum of its CPUs' nr_running).
+template <machine_view M>
+constexpr std::size_t running_on(const M& m, node_index n) {
+  std::size_t count = 0;
+  for (cpu_index c : m.cpus_of(n)) count += std::ranges::distance(m.tasks_on(c));
+  return count;
+}
+
+/// The decision input of task t: its faults and its group's.
+template <machine_view M>
+constexpr decision_input input_of(const M& m, task_index t) {
+  return {m.task_faults(t), m.group_faults(t)};
+}
+
+}  // namespace numaplace
