@@ -18,17 +18,6 @@
 
 namespace numaplace {
 
-/// A CPU's dense index, 0..cpu_count()-1.
-using cpu_index = std::uint32_t;
-/// A task's dense index as the machine view numbers them.
-using task_index = std::uint32_t;
-/// A numa_group's identity; tasks of one group share it.
-using group_index = std::uint32_t;
-
-inline constexpr cpu_index no_cpu = ~cpu_index{0};
-inline constexpr task_index no_task = ~task_index{0};
-inline constexpr group_index no_group = ~group_index{0};
-
 /// The weight of one runnable nice-0 task (the kernel's NICE_0_LOAD, scaled down).
 inline constexpr std::uint64_t nice_0_load = 1024;
 

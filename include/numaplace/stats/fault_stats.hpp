@@ -79,6 +79,39 @@ class fault_stats {
 
   std::size_t node_count() const noexcept { return memory_.size() / 2; }
 
+  /// A numa_group's statistics as task_numa_group() creates them (v3.13+): a copy of the
+  /// creating task's decayed counts, so the group equals the sum of its one member from the
+  /// start. The buffers start empty (a group records nothing itself; its members' windows add
+  /// to it).
+  static fault_stats seeded_from(const fault_stats& creator) {
+    fault_stats g(creator.node_count());
+    g.add_member(creator);
+    return g;
+  }
+
+  /// A task joins this group: its decayed counts move in with it (task_numa_group, v3.13+).
+  /// Unsigned arithmetic: adding then removing the same member restores the counts exactly.
+  void add_member(const fault_stats& member) noexcept {
+    if (&member == this || member.memory_.size() != memory_.size()) return;
+    for (std::size_t i = 0; i < memory_.size(); ++i) {
+      memory_[i] += member.memory_[i];
+      cpu_[i] += member.cpu_[i];
+    }
+    total_ += member.total_;
+  }
+
+  /// A task leaves this group, for another or by exiting: its decayed counts go with it
+  /// (task_numa_group's transfer and task_numa_free, v3.13+). Only a current member may leave;
+  /// otherwise the counters would wrap, which numa_group_consistency() reports.
+  void remove_member(const fault_stats& member) noexcept {
+    if (&member == this || member.memory_.size() != memory_.size()) return;
+    for (std::size_t i = 0; i < memory_.size(); ++i) {
+      memory_[i] -= member.memory_[i];
+      cpu_[i] -= member.cpu_[i];
+    }
+    total_ -= member.total_;
+  }
+
   /// task_numa_fault(): `pages` faulted on memory of `mem_node` while the task ran on `cpu_node`.
   /// Both must be below node_count().
   ///

@@ -26,6 +26,17 @@ inline constexpr distance_t max_valid_distance = 255;
 /// Linux's largest MAX_NUMNODES (NODES_SHIFT = 10).
 inline constexpr std::size_t max_nodes = 1024;
 
+/// A CPU's dense index, 0..cpu_count()-1, as the caller (a runtime, the simulator) numbers them.
+using cpu_index = std::uint32_t;
+/// A task's dense index as the caller numbers them.
+using task_index = std::uint32_t;
+/// A numa_group's identity; the tasks of one group share it.
+using group_index = std::uint32_t;
+
+inline constexpr cpu_index no_cpu = ~cpu_index{0};
+inline constexpr task_index no_task = ~task_index{0};
+inline constexpr group_index no_group = ~group_index{0};
+
 /// How the kernel's scheduler types a NUMA machine (kernel enum numa_topology_type).
 enum class numa_kind : std::uint8_t {
   direct,         ///< every node one hop from every other
