@@ -1,0 +1,201 @@
+#pragma once
+// scan_period: how often NUMA balancing scans a task's memory (kernel/sched/fair.c), and how
+// often a task retries moving to its preferred node.
+//
+// The period is the time to scan the whole resident set once, in milliseconds. Its bounds come
+// from the sysctls (numa_balancing_scan_period_min/max_ms, scan_size_mb) scaled by how many
+// scan_size windows the RSS holds (task_scan_min/max); v4.14 scales the start and the maximum
+// with the task's numa_group. At the end of each fault window, update_task_scan_period()
+// moves the period within those bounds from the window's local/remote and private/shared
+// ratios (fault_window from stats/fault_stats.hpp carries both).
+//
+// Everything here is a pure function of what the caller passes: the caller keeps the task's
+// numa_scan_period and numa_scan_period_max.
+//
+// Not modelled: v3.8..v3.12, where each non-migrating fault added 10 ms and a full scan without
+// updates doubled the period; the intermediate update of a22b4b01 ("Change scan period code to
+// match intent", after v3.16-rc1: threshold 7 in the v3.13 shape) and v4.0's failed-migration
+// slow-down before v4.2's form; the 3 % runtime cap on scanning (v4.5); the scan-period resets
+// on node changes (task_numa_migrate up to v4.18, update_scan_period from v4.19); v6.x's
+// per-VMA scanning decisions.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "../stats/fault_stats.hpp"
+#include "../stats/fault_view.hpp"
+#include "../topology/types.hpp"
+
+namespace numaplace {
+
+enum class scan_rule : std::uint8_t {
+  v3_13,  ///< adaptive period (04bb2f94): threshold 3 of 10 local slots; speed-ups scaled by the
+          ///< private share; start at task_scan_min; retry the preferred node every 1 s
+  v3_15,  ///< retry every min(1 s, period / 16); otherwise v3.13
+  v4_2,   ///< threshold 7: slow down when private, else when local, faults dominate; speed up
+          ///< by the larger ratio; failed migrations double the period
+  v4_14,  ///< task_scan_start/task_scan_max scale with the group's tasks and shared share (b5dd77c8bdad)
+};
+
+/// The sysctls (kernel.numa_balancing_scan_*), defaults of v3.13 onwards.
+struct scan_tunables {
+  unsigned period_min_ms = 1000;  ///< sysctl_numa_balancing_scan_period_min
+  unsigned period_max_ms = 60000; ///< sysctl_numa_balancing_scan_period_max
+  unsigned delay_ms = 1000;       ///< sysctl_numa_balancing_scan_delay: a new task's first period
+  unsigned size_mb = 256;         ///< sysctl_numa_balancing_scan_size: MB scanned per pass
+};
+
+/// The defaults of v3.8..v3.12 (before 598f0ec0 made min/max the time of a whole scan).
+inline constexpr scan_tunables scan_tunables_v3_8{100, 5000, 1000, 256};
+
+/// MAX_SCAN_WINDOW: never scan faster than 2560 MB per second.
+inline constexpr unsigned max_scan_window_mb = 2560;
+/// NUMA_PERIOD_SLOTS: update_task_scan_period works in tenths of the period.
+inline constexpr unsigned numa_period_slots = 10;
+
+/// What the v4.14 group scaling reads of the task's numa_group.
+struct scan_group {
+  fault_view faults{};  ///< the group's decayed faults; empty without a group
+  unsigned tasks = 0;   ///< ng->refcount: tasks in the group
+  constexpr bool empty() const noexcept { return faults.empty(); }
+};
+
+/// task_nr_scan_windows(): how many scan_size windows the RSS spans, at least 1. The kernel
+/// rounds with round_up(), a power-of-two mask, which is exact for the default 256 MB.
+constexpr unsigned task_nr_scan_windows(std::uint64_t rss_pages, const scan_tunables& t = {},
+                                        unsigned page_shift = 12) noexcept {
+  const std::uint64_t scan_pages = std::uint64_t{t.size_mb} << (20 - page_shift);
+  if (scan_pages == 0) return 1;
+  std::uint64_t rss = rss_pages == 0 ? scan_pages : rss_pages;
+  rss = ((rss - 1) | (scan_pages - 1)) + 1;  // round_up(rss, nr_scan_pages)
+  return static_cast<unsigned>(rss / scan_pages);
+}
+
+/// task_scan_min() (v3.13+): period_min over the windows, but never faster than
+/// MAX_SCAN_WINDOW MB per second: floor = 1000 ms / (2560 / scan_size).
+constexpr unsigned task_scan_min(std::uint64_t rss_pages, const scan_tunables& t = {}, unsigned page_shift = 12) noexcept {
+  unsigned windows = 1;
+  if (t.size_mb != 0 && t.size_mb < max_scan_window_mb) windows = max_scan_window_mb / t.size_mb;
+  const unsigned floor = 1000 / windows;
+  const unsigned scan = t.period_min_ms / task_nr_scan_windows(rss_pages, t, page_shift);
+  return std::max(floor, scan);
+}
+
+namespace detail {
+/// v4.14's scaling: period * tasks * (shared + 1) / (private + shared + 1), in ulong.
+constexpr std::uint64_t scale_by_group(std::uint64_t period, const scan_group& g) noexcept {
+  std::uint64_t shared = 0;
+  std::uint64_t priv = 0;
+  for (std::size_t i = 0; i + 1 < g.faults.memory.size(); i += 2) {
+    shared += g.faults.memory[i];
+    priv += g.faults.memory[i + 1];
+  }
+  period *= g.tasks;
+  period *= shared + 1;
+  period /= priv + shared + 1;
+  return period;
+}
+}  // namespace detail
+
+template <scan_rule Rule>
+struct scan_period {
+  static constexpr scan_rule rule = Rule;
+  /// NUMA_PERIOD_THRESHOLD: 3 in v3.13 (04bb2f94), 7 since a22b4b01.
+  static constexpr int threshold = Rule <= scan_rule::v3_15 ? 3 : 7;
+
+  /// task_scan_max(): period_max over the windows, at least task_scan_min. From v4.14 a group's
+  /// maximum grows with its task count and its shared share.
+  constexpr unsigned task_scan_max(std::uint64_t rss_pages, const scan_tunables& t = {}, const scan_group& g = {},
+                                   unsigned page_shift = 12) const noexcept {
+    const unsigned smin = task_scan_min(rss_pages, t, page_shift);
+    std::uint64_t smax = t.period_max_ms / task_nr_scan_windows(rss_pages, t, page_shift);
+    if constexpr (Rule >= scan_rule::v4_14) {
+      if (!g.empty()) smax = std::max(smax, detail::scale_by_group(smax, g));
+    }
+    return static_cast<unsigned>(std::max<std::uint64_t>(smin, smax));
+  }
+
+  /// The period task_numa_work() starts from once the first delay has passed: task_scan_min
+  /// up to v4.13, task_scan_start() (the minimum scaled like the maximum) from v4.14.
+  constexpr unsigned task_scan_start(std::uint64_t rss_pages, const scan_tunables& t = {}, const scan_group& g = {},
+                                     unsigned page_shift = 12) const noexcept {
+    const unsigned smin = task_scan_min(rss_pages, t, page_shift);
+    if constexpr (Rule >= scan_rule::v4_14) {
+      if (!g.empty()) return static_cast<unsigned>(std::max<std::uint64_t>(smin, detail::scale_by_group(smin, g)));
+    }
+    return smin;
+  }
+
+  /// update_task_scan_period(): the period after a window. `period_ms` is numa_scan_period,
+  /// `period_max_ms` numa_scan_period_max (what task_scan_max gave when the scan started),
+  /// `smin`/`smax` today's task_scan_min/task_scan_max. Shared and private are the window's
+  /// fault_types, local/remote/failed its locality. Arithmetic is the kernel's: int ratios,
+  /// unsigned period (a decrease larger than the period wraps and clamps to smax). A window
+  /// whose divisors are 0 (which the kernel never sees) reads the ratio as 0.
+  constexpr unsigned update_task_scan_period(unsigned period_ms, unsigned period_max_ms, unsigned smin, unsigned smax,
+                                             const fault_window& w) const noexcept {
+    const std::uint64_t shared = w.fault_types[0];
+    const std::uint64_t priv = w.fault_types[1];
+    const std::uint64_t remote = w.locality[static_cast<std::size_t>(locality_slot::remote)];
+    const std::uint64_t local = w.locality[static_cast<std::size_t>(locality_slot::local)];
+    const std::uint64_t failed = w.locality[static_cast<std::size_t>(locality_slot::migration_failed)];
+
+    // No hinting faults at all (the task is idle or its memory is of no interest): scan slower.
+    // From v4.0 (074c238177a7) failed migrations also mean migrating too fast: slower too.
+    bool slower = local + shared == 0;
+    if constexpr (Rule >= scan_rule::v4_2) slower = slower || failed != 0;
+    if (slower) return std::min(period_max_ms, period_ms << 1);
+
+    const unsigned period_slot = (period_ms + numa_period_slots - 1) / numa_period_slots;  // DIV_ROUND_UP
+    const int lr_ratio = ratio(local * numa_period_slots, local + remote);
+    int diff = 0;
+    if constexpr (Rule <= scan_rule::v3_15) {
+      // v3.13: mostly local (ratio >= 3 of 10) scans slower by (ratio - 3) slots, at least one;
+      // otherwise faster by (3 - ratio) slots, scaled down by the private share (rounded up):
+      // there is little point scanning faster for shared pages.
+      if (lr_ratio >= threshold) {
+        diff = std::max(lr_ratio - threshold, 1) * static_cast<int>(period_slot);
+      } else {
+        diff = -(threshold - lr_ratio) * static_cast<int>(period_slot);
+        const int private_ratio = ratio_up(priv * numa_period_slots, priv + shared);
+        diff = diff * private_ratio / static_cast<int>(numa_period_slots);
+      }
+    } else {
+      // v4.2+: private faults dominating (>= 7 of 10) or local ones dominating scan slower by
+      // the ratio's excess over 7 (at least one slot); otherwise faster by 7 minus the larger.
+      const int ps_ratio = ratio(priv * numa_period_slots, priv + shared);
+      if (ps_ratio >= threshold) {
+        diff = std::max(ps_ratio - threshold, 1) * static_cast<int>(period_slot);
+      } else if (lr_ratio >= threshold) {
+        diff = std::max(lr_ratio - threshold, 1) * static_cast<int>(period_slot);
+      } else {
+        diff = -(threshold - std::max(lr_ratio, ps_ratio)) * static_cast<int>(period_slot);
+      }
+    }
+    const unsigned next = period_ms + static_cast<unsigned>(diff);  // unsigned + int, as in the kernel
+    return std::min(std::max(next, smin), smax);                    // clamp()
+  }
+
+  /// numa_migrate_preferred()'s retry interval in jiffies: HZ (1 s) in v3.13, from v3.15
+  /// min(HZ, msecs_to_jiffies(numa_scan_period) / 16).
+  constexpr unsigned long migrate_retry_jiffies(unsigned period_ms, unsigned hz = 1000) const noexcept {
+    const unsigned long one_second = hz;
+    if constexpr (Rule == scan_rule::v3_13) {
+      return one_second;
+    } else {
+      const unsigned long period_jiffies = (static_cast<unsigned long>(period_ms) * hz + 999) / 1000;  // msecs_to_jiffies rounds up
+      return std::min(one_second, period_jiffies / 16);
+    }
+  }
+
+ private:
+  static constexpr int ratio(std::uint64_t num, std::uint64_t den) noexcept {
+    return den == 0 ? 0 : static_cast<int>(num / den);
+  }
+  static constexpr int ratio_up(std::uint64_t num, std::uint64_t den) noexcept {
+    return den == 0 ? 0 : static_cast<int>((num + den - 1) / den);
+  }
+};
+
+}  // namespace numaplace
