@@ -16,10 +16,14 @@ using numaplace::testing::test_machine;
 namespace {
 
 template <migrate_rule R, class Stack>
-migrate_decision decide(const test_machine& m, task_index t, migrate_params p = {}) {
-  const dynamic_topology topo = generate::fully_connected(m.node_count());
+migrate_decision decide_on(const dynamic_topology& topo, const test_machine& m, task_index t, migrate_params p = {}) {
   const numa_migration<R> policy{p};
   return with_placement<Stack>(topo, [&](const auto& pl) { return policy.decide(m, pl, t); });
+}
+
+template <migrate_rule R, class Stack>
+migrate_decision decide(const test_machine& m, task_index t, migrate_params p = {}) {
+  return decide_on<R, Stack>(generate::fully_connected(m.node_count()), m, t, p);
 }
 
 using modern = stacks::linux_modern;  // adjust_numa_imbalance v5.19 form, v4.19 settling
@@ -262,6 +266,49 @@ TEST_CASE("settling after the walk: the last evaluated node, per stack") {
   CHECK(v41.last_evaluated == 2);
   CHECK(v41.preferred_after == 1);
   CHECK(decide<migrate_rule::v5_7, modern>(m, a).preferred_after == 0);  // v4.19: the source
+}
+
+TEST_CASE("other nodes: the distance is read from the previous destination; a backplane recomputes") {
+  // Two groups of two nodes, 20 apart inside a group and 30 across: the kernel's BACKPLANE.
+  // At hop limit 20 a node counts alone; at 30 its group partner counts too (d < 30).
+  // The task (node 0) has faults 10/20/30/40 of 100: weight(n, 20) = 10 f(n),
+  // weight(n, 30) = 10 (f(n) + f(partner)). It prefers node 1, whose only CPU runs a task that
+  // may not come to node 0, so the other nodes are walked.
+  const dynamic_topology topo = generate::two_level_backplane(2, 2, 20, 30);
+  test_machine m(topo, 1);
+  const task_index a = m.add_task(0, {10, 20, 30, 40}, no_group, 1);
+  const task_index b = m.add_task(1, {0, 100, 0, 0});
+  m.forbid(b, 0);
+  // Node 2: dist = distance(0, env.dst_nid = 1) = 20 (not distance(0, 2) = 30), as at the
+  // start: taskimp = 300 - 100 = 200; its idle CPU is assigned. Node 3: dist = distance(0, 2)
+  // = 30 != env.dist 20, so the source weight becomes 10 * (10 + 20) = 300:
+  // taskimp = 10 * (40 + 30) - 300 = 400 >= 200 (v4.19: moveimp >= best_imp), assigned.
+  const auto d = decide_on<migrate_rule::v4_19, modern>(topo, m, a);
+  CHECK(d.kind == migrate_kind::move);
+  CHECK(d.cpu == 3);
+  CHECK(d.improvement == 400);
+  CHECK(d.last_evaluated == 3);
+  // Node 3 out of the task's affinity: still evaluated (it becomes env.dst_nid), but only
+  // node 2's move at 200 remains.
+  m.forbid(a, 3);
+  const auto e = decide_on<migrate_rule::v4_19, modern>(topo, m, a);
+  CHECK(e.cpu == 2);
+  CHECK(e.improvement == 200);
+  CHECK(e.last_evaluated == 3);
+}
+
+TEST_CASE("v5.18+ walks only nodes with CPUs") {
+  // Node 1 has no CPUs in the view. The task prefers node 2, where nothing can be had; node 1
+  // (taskimp 300 - 300 = 0, not negative) becomes env.dst_nid unless CPU-less nodes are skipped.
+  test_machine m(generate::fully_connected(3), {1, 0, 1});
+  const task_index a = m.add_task(0, {30, 30, 40}, no_group, 2);
+  const task_index b = m.add_task(1, {0, 0, 100});  // CPU 1 is node 2's
+  m.forbid(b, 0);
+  migrate_params online = migrate_params_for(5, 17);
+  migrate_params with_cpus = migrate_params_for(5, 18);
+  CHECK(decide<migrate_rule::v5_7, modern>(m, a, online).last_evaluated == 1);
+  CHECK(decide<migrate_rule::v5_7, modern>(m, a, with_cpus).last_evaluated == 2);
+  CHECK(decide<migrate_rule::v5_7, modern>(m, a, with_cpus).kind == migrate_kind::stick);
 }
 
 TEST_CASE("nothing to do on the preferred node, or without one") {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <numaplace/policy/machine_view.hpp>
@@ -38,17 +39,16 @@ class test_machine {
   };
 
   test_machine(const dynamic_topology& t, unsigned cpus_per_node) : nodes_(t.node_count()), node_cpus_(nodes_) {
-    for (node_index a = 0; a < nodes_; ++a) {
-      for (node_index b = 0; b < nodes_; ++b) dist_.push_back(t.distance(a, b));
-    }
-    for (node_index n = 0; n < nodes_; ++n) {
-      if (!t.has_cpu(n)) continue;
-      for (unsigned i = 0; i < cpus_per_node; ++i) {
-        node_cpus_[n].push_back(static_cast<cpu_index>(cpu_node_.size()));
-        cpu_node_.push_back(n);
-      }
-    }
-    queues_.resize(cpu_node_.size());
+    std::vector<unsigned> per_node(nodes_);
+    for (node_index n = 0; n < nodes_; ++n) per_node[n] = t.has_cpu(n) ? cpus_per_node : 0;
+    build(t, per_node);
+  }
+  /// CPUs per node given one by one (0: a CPU-less node, whatever the topology says).
+  test_machine(const dynamic_topology& t, std::initializer_list<unsigned> cpus_per_node)
+      : nodes_(t.node_count()), node_cpus_(nodes_) {
+    std::vector<unsigned> per_node(cpus_per_node);
+    per_node.resize(nodes_, 0);
+    build(t, per_node);
   }
 
   /// A group with private memory faults per node; CPU faults as given (default: the same).
@@ -113,6 +113,19 @@ class test_machine {
   std::uint64_t task_load(task_index t) const noexcept { return tasks_[t].load; }
 
  private:
+  void build(const dynamic_topology& t, const std::vector<unsigned>& per_node) {
+    for (node_index a = 0; a < nodes_; ++a) {
+      for (node_index b = 0; b < nodes_; ++b) dist_.push_back(t.distance(a, b));
+    }
+    for (node_index n = 0; n < nodes_; ++n) {
+      for (unsigned i = 0; i < per_node[n]; ++i) {
+        node_cpus_[n].push_back(static_cast<cpu_index>(cpu_node_.size()));
+        cpu_node_.push_back(n);
+      }
+    }
+    queues_.resize(cpu_node_.size());
+  }
+
   std::vector<std::uint64_t> pairs(std::initializer_list<std::uint64_t> per_node, std::uint64_t& total) const {
     std::vector<std::uint64_t> v(2 * nodes_, 0);
     node_index n = 0;
