@@ -58,6 +58,42 @@ constexpr std::size_t running_on(const M& m, node_index n) {
   return count;
 }
 
+/// Whether CPU c runs nothing (the kernel's available_idle_cpu() without idle states).
+template <machine_view M>
+constexpr bool cpu_idle(const M& m, cpu_index c) {
+  return std::ranges::empty(m.tasks_on(c));
+}
+
+/// CPUs of node `n` that run nothing (sg_lb_stats::idle_cpus of a node-sized group).
+template <machine_view M>
+constexpr std::size_t idle_cpus_on(const M& m, node_index n) {
+  std::size_t count = 0;
+  for (cpu_index c : m.cpus_of(n)) count += cpu_idle(m, c) ? 1 : 0;
+  return count;
+}
+
+/// CPU c's load: the sum of task_load() over its runnable tasks (cpu_load() / weighted_cpuload()).
+template <machine_view M>
+constexpr std::uint64_t load_on_cpu(const M& m, cpu_index c) {
+  std::uint64_t load = 0;
+  for (task_index t : m.tasks_on(c)) load += m.task_load(t);
+  return load;
+}
+
+/// Node n's load: the sum of its CPUs' cpu_load().
+template <machine_view M>
+constexpr std::uint64_t load_on_node(const M& m, node_index n) {
+  std::uint64_t load = 0;
+  for (cpu_index c : m.cpus_of(n)) load += load_on_cpu(m, c);
+  return load;
+}
+
+/// CPUs on node n.
+template <machine_view M>
+constexpr std::size_t cpu_count_of(const M& m, node_index n) {
+  return static_cast<std::size_t>(std::ranges::distance(m.cpus_of(n)));
+}
+
 /// The decision input of task t: its faults and its group's.
 template <machine_view M>
 constexpr decision_input input_of(const M& m, task_index t) {
