@@ -4,33 +4,30 @@
 // A placement binds a kinded topology (its kind is a compile-time constant) to a list of
 // policy classes. Boost.Hana filters the list at compile time (a policy whose
 // applies_to<Kind> is false is dropped, so on a direct topology neighbour weighting and group
-// narrowing are not even instantiated) and folds over each hook the remaining policies
-// declare (see policy/hooks.hpp). Policies that need precomputed facts (node groups per
-// level, say) take the topology in their constructor; decisions then only read.
+// narrowing are not even instantiated) and combines each hook over the remaining policies by
+// the hook's rule (policy/hooks.hpp is the table; each method below is one call through it).
+// A placement whose stack breaks a rule does not compile. Policies that need precomputed facts
+// (node groups per level, say) take the topology in their constructor; decisions then only read.
 //
 // Decisions are noexcept, allocate nothing and mutate nothing: one placement may be shared
 // by any number of threads, each deciding for its own task. Building a placement allocates.
 
-#include <boost/hana/filter.hpp>
 #include <boost/hana/at.hpp>
-#include <boost/hana/fold_left.hpp>
+#include <boost/hana/filter.hpp>
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/length.hpp>
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
 #include <boost/hana/unpack.hpp>
 
-#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <type_traits>
 #include <utility>
 
-#include "policy/arithmetic.hpp"
 #include "policy/hooks.hpp"
 #include "policy/inputs.hpp"
-#include "policy/preferred_settling.hpp"
 #include "stats/fault_view.hpp"
 #include "topology/kinded_topology.hpp"
 #include "topology/types.hpp"
@@ -65,39 +62,6 @@ P make_policy(const View& view) {
 
 }  // namespace detail
 
-// The arithmetic the first policy naming one chooses; the kernel's otherwise.
-template <class... Ps>
-struct arithmetic_of {
-  using type = kernel_arithmetic;
-};
-template <class P, class... Ps>
-struct arithmetic_of<P, Ps...> {
-  using type = typename arithmetic_of<Ps...>::type;
-};
-template <class P, class... Ps>
-  requires requires { typename P::arithmetic; }
-struct arithmetic_of<P, Ps...> {
-  using type = typename P::arithmetic;
-};
-
-/// A policy that provides adjust_numa_imbalance().
-template <class P>
-concept adjusts_imbalance = requires(const P& p, const imbalance_args& a) {
-  { p.adjust_imbalance(a) } -> std::convertible_to<long>;
-};
-
-/// A policy that says over which nodes shared memory should interleave.
-template <class P, class Placement>
-concept interleaves_memory = requires(const P& p, const Placement& pl, const decision_input& in, std::span<bool> out) {
-  p.interleave_nodes(pl, in, out);
-};
-
-/// A policy that makes the base choice of task_numa_placement.
-template <class P, class Placement>
-concept selects_preferred = requires(const P& p, const Placement& pl, const decision_input& in) {
-  { p.select_preferred(pl, in) } -> std::same_as<node_index>;
-};
-
 template <class View, class... Policies>
 class placement {
   using policy_tuple = detail::active_policy_tuple<View::kind, Policies...>;
@@ -106,7 +70,7 @@ class placement {
   using topology_type = View;
   static constexpr numa_kind kind = View::kind;
   /// kernel_arithmetic (wrapping, as the kernel) unless the stack has overflow_safe.
-  using arithmetic = typename arithmetic_of<Policies...>::type;
+  using arithmetic = hooks::chosen_t<hooks::arithmetic, policy_tuple>;
 
   /// A node's faults, shared plus private, in the stack's arithmetic.
   static constexpr std::uint64_t faults_on(const fault_view& f, std::size_t node) noexcept {
@@ -117,7 +81,9 @@ class placement {
       : view_(view),
         policies_(boost::hana::unpack(detail::active_policies<kind, Policies...>(), [&](auto... types) {
           return policy_tuple(detail::make_policy<typename decltype(types)::type>(view)...);
-        })) {}
+        })) {
+    hooks::check_every_rule<placement, policy_tuple>();
+  }
 
   const View& topology() const noexcept { return view_; }
   std::size_t node_count() const noexcept { return view_.node_count(); }
@@ -136,20 +102,9 @@ class placement {
     if constexpr (kind != numa_kind::direct) {
       if (!fits(in)) return no_node;
     }
-    static_assert(((selects_preferred<Policies, placement> ? 1 : 0) + ... + 0) == 1,
-                  "numaplace: a stack needs exactly one policy that declares select_preferred (e.g. fault_scoring)");
-    node_index nid = no_node;
-    boost::hana::for_each(policies_, [&](const auto& p) {
-      if constexpr (requires { p.select_preferred(*this, in); }) nid = p.select_preferred(*this, in);
-    });
+    const node_index nid = hooks::combine<hooks::select_preferred>(*this, policies_, in);
     if (nid == no_node) return nid;
-    return boost::hana::fold_left(policies_, nid, [&](node_index n, const auto& p) {
-      if constexpr (requires { p.refine_preferred(*this, in, n); }) {
-        return p.refine_preferred(*this, in, n);
-      } else {
-        return n;
-      }
-    });
+    return hooks::combine<hooks::refine_preferred>(*this, policies_, nid, in);
   }
 
   /// Whether every span of `in` has one entry pair per node of the topology (cpu may be empty).
@@ -163,24 +118,12 @@ class placement {
   /// preferred_group_nid(): the group's node, starting from the node with its most faults.
   /// Identity when no policy narrows (always so on direct topologies).
   node_index group_node(const decision_input& in, node_index nid) const noexcept {
-    return boost::hana::fold_left(policies_, nid, [&](node_index n, const auto& p) {
-      if constexpr (requires { p.choose_group_node(*this, in, n); }) {
-        return p.choose_group_node(*this, in, n);
-      } else {
-        return n;
-      }
-    });
+    return hooks::combine<hooks::choose_group_node>(*this, policies_, nid, in);
   }
 
   /// score_nearby_nodes(): faults on nodes near `nid` as counted at hop limit `dist`.
   std::uint64_t score_nearby(const fault_view& faults, node_index nid, distance_t dist) const noexcept {
-    return boost::hana::fold_left(policies_, std::uint64_t{0}, [&](std::uint64_t sum, const auto& p) {
-      if constexpr (requires { p.score_nearby(*this, faults, nid, dist); }) {
-        return arithmetic::add(sum, p.score_nearby(*this, faults, nid, dist));
-      } else {
-        return sum;
-      }
-    });
+    return hooks::combine<hooks::score_nearby>(*this, policies_, faults, nid, dist);
   }
 
   /// task_weight() / group_weight(): per-mille share of the faults on and near `nid`, in the
@@ -199,87 +142,45 @@ class placement {
 
   /// Whether task_numa_migrate should look beyond the preferred node.
   bool scan_all_nodes(const decision_input& in) const noexcept {
-    return boost::hana::fold_left(policies_, false, [&](bool any, const auto& p) {
-      if constexpr (requires { p.scan_all_nodes(*this, in); }) {
-        return any || p.scan_all_nodes(*this, in);
-      } else {
-        return any;
-      }
-    });
+    return hooks::combine<hooks::scan_all_nodes>(*this, policies_, in);
   }
 
   /// adjust_numa_imbalance(): the imbalance left after the stack's allowance (unchanged when
   /// the stack has no imbalance policy).
   long adjust_imbalance(const imbalance_args& args) const noexcept {
-    return boost::hana::fold_left(policies_, args.imbalance, [&](long imb, const auto& p) {
-      if constexpr (requires { p.adjust_imbalance(args); }) {
-        imbalance_args a = args;
-        a.imbalance = imb;
-        return p.adjust_imbalance(a);
-      } else {
-        return imb;
-      }
-    });
+    return hooks::combine<hooks::adjust_imbalance>(*this, policies_, args);
   }
 
   /// The grouped task's preferred node after task_numa_migrate(): the stack's settling rule,
-  /// or v4.19's (the node moved to, else the source) when the stack names none.
+  /// or m.preferred unchanged when the stack names none (every kernel stack names its own).
   node_index settle_preferred(const decision_input& in, const migrate_outcome& m) const noexcept {
-    node_index settled = preferred_settling<settle_rule::v4_19>{}.settle_preferred(*this, in, m);
-    boost::hana::for_each(policies_, [&](const auto& p) {
-      if constexpr (requires { p.settle_preferred(*this, in, m); }) settled = p.settle_preferred(*this, in, m);
-    });
-    return settled;
+    return hooks::combine<hooks::settle_preferred>(*this, policies_, in, m);
   }
 
   /// The load balancer's view of the same allowance (unchanged without an imbalance policy).
   long adjust_balancer_imbalance(const balancer_args& args) const noexcept {
-    return boost::hana::fold_left(policies_, args.imbalance, [&](long imb, const auto& p) {
-      if constexpr (requires { p.adjust_balancer_imbalance(args); }) {
-        balancer_args a = args;
-        a.imbalance = imb;
-        return p.adjust_balancer_imbalance(a);
-      } else {
-        return imb;
-      }
-    });
+    return hooks::combine<hooks::adjust_balancer_imbalance>(*this, policies_, args);
   }
 
   /// Whether the stack has an imbalance policy (the balancer is NUMA-aware only then).
   static constexpr bool has_imbalance_policy() noexcept {
-    return (adjusts_imbalance<Policies> || ...);
+    return hooks::provided<hooks::adjust_imbalance, placement, policy_tuple>;
   }
 
   /// Whether the stack says how shared memory interleaves (else memory follows its faults).
   static constexpr bool has_interleave_policy() noexcept {
-    return (interleaves_memory<Policies, placement> || ...);
+    return hooks::provided<hooks::interleave_nodes, placement, policy_tuple>;
   }
 
   /// numa_has_capacity(): true unless a capacity policy refuses the move.
   bool has_capacity(const node_load& src, const node_load& dst) const noexcept {
-    return boost::hana::fold_left(policies_, true, [&](bool ok, const auto& p) {
-      if constexpr (requires { p.has_capacity(src, dst); }) {
-        return ok && p.has_capacity(src, dst);
-      } else {
-        return ok;
-      }
-    });
+    return hooks::combine<hooks::has_capacity>(*this, policies_, src, dst);
   }
 
   /// The nodes a shared group's memory should interleave over (out[n] for every node n).
   /// Without an interleave policy: only the group's (or task's) preferred node.
   void interleave_nodes(const decision_input& in, std::span<bool> out) const noexcept {
-    bool done = false;
-    boost::hana::for_each(policies_, [&](const auto& p) {
-      if constexpr (requires { p.interleave_nodes(*this, in, out); }) {
-        if (!done) p.interleave_nodes(*this, in, out);
-        done = true;
-      }
-    });
-    if (done) return;
-    for (bool& b : out) b = false;
-    const node_index nid = preferred_node(in);
-    if (nid != no_node && nid < out.size()) out[nid] = true;
+    return hooks::combine<hooks::interleave_nodes>(*this, policies_, in, out);
   }
 
   /// The I-th policy that takes part on this kind.

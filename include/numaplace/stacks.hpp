@@ -1,7 +1,8 @@
 #pragma once
-// Named stacks: the kernels of the seeds as policy lists, side by side. The registry is a
-// hana::map keyed by compile-time strings, so the CLI, the benchmarks and the simulator list
-// and select stacks by their run-time name without a hand-written table.
+// Named stacks: the kernels of the seeds as policy lists, side by side, each listing every rule
+// it follows, its settling rule included (a stack that names none does not settle). The
+// registry is a hana::map keyed by compile-time strings, so the CLI, the benchmarks and the
+// simulator list and select stacks by their run-time name without a hand-written table.
 
 #include <boost/hana/first.hpp>
 #include <boost/hana/for_each.hpp>
@@ -60,29 +61,33 @@ using linux_4_2 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>,
                         group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_2>,
                         preferred_settling<settle_rule::v4_2>>;
 
-/// Linux 5.9: source-based imbalance allowance (before seed 004).
+/// Linux 5.9: source-based imbalance allowance (before seed 004); settling as since v4.19.
 using linux_5_9 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
-                        group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_7>>;
+                        group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_7>,
+                        preferred_settling<settle_rule::v4_19>>;
 
 /// Linux 5.10: one fault maximum, the hop-limit fix, and seed 004's destination-based imbalance.
 using linux_5_10 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
-                         group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_10>>;
+                         group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_10>,
+                         preferred_settling<settle_rule::v4_19>>;
 
 /// What Debian's 6.1 kernel does: CPU-less nodes ignored, imb_numa_nr allowance. The default.
 using linux_modern =
     stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
-          group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>>;
+          group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>,
+          preferred_settling<settle_rule::v4_19>>;
 
 /// linux-modern whose shared groups interleave their memory over the nodes they use (seed 003).
 using shared_interleave =
     stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
           group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>,
-          numaplace::shared_interleave>;
+          preferred_settling<settle_rule::v4_19>, numaplace::shared_interleave>;
 
 /// linux-modern with scores that saturate instead of wrapping (policy/arithmetic.hpp).
 using linux_modern_safe =
     stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
-          group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>, overflow_safe>;
+          group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>,
+          preferred_settling<settle_rule::v4_19>, overflow_safe>;
 
 }  // namespace stacks
 

@@ -2,7 +2,10 @@
 // preferred_settling: what a grouped task's preferred node becomes after task_numa_migrate()
 // (spec section 5, "group bookkeeping"). Seed 001's fix (v4.2) made a task that found no
 // better CPU still settle, so a spread-out group stops chasing one node; v4.19 settles on
-// where the task actually went.
+// where the task actually went, and kernels since do the same.
+//
+// Every kernel stack lists its rule (stacks.hpp); a stack that lists none does not settle:
+// the settle_preferred hook's default keeps the preferred node (policy/hooks.hpp).
 
 #include <cstdint>
 
@@ -16,7 +19,7 @@ enum class settle_rule : std::uint8_t {
   v3_15,  ///< only after a move: the last evaluated node, if the group is active there
   v4_2,   ///< also without a move, judged on the source node (seed 001's fix)
   v4_6,   ///< the last evaluated node, if the group spans nodes and is active there
-  v4_19,  ///< the node of the CPU chosen, or the source node when none was
+  v4_19,  ///< the node of the CPU chosen, or the source node when none was (v4.19 to today)
 };
 
 /// What task_numa_migrate() knew when it finished.
@@ -32,6 +35,7 @@ struct preferred_settling {
   static constexpr settle_rule rule = Rule;
 
   /// The grouped task's preferred node after the attempt (unchanged for tasks without group).
+  /// Postcondition: m.preferred, m.last_evaluated, m.moved_to or m.source.
   template <class Placement>
   node_index settle_preferred(const Placement&, const decision_input& in, const migrate_outcome& m) const noexcept {
     if (!in.has_group()) return m.preferred;
