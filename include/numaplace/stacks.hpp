@@ -1,8 +1,9 @@
 #pragma once
 // Named stacks: the kernels of the seeds as policy lists, side by side, each listing every rule
-// it follows, its settling rule included (a stack that names none does not settle). The
-// registry is a hana::map keyed by compile-time strings, so the CLI, the benchmarks and the
-// simulator list and select stacks by their run-time name without a hand-written table.
+// it follows, its settling rule included (a stack that names none does not settle); the
+// variants are derived with stack.hpp's extend. The registry is a hana::map keyed by
+// compile-time strings, so the CLI, the benchmarks and the simulator list and select stacks by
+// their run-time name without a hand-written table.
 
 #include <boost/hana/first.hpp>
 #include <boost/hana/for_each.hpp>
@@ -24,17 +25,10 @@
 #include "policy/neighbour_weighting.hpp"
 #include "policy/preferred_settling.hpp"
 #include "policy/shared_interleave.hpp"
+#include "stack.hpp"
 #include "topology/kinded_topology.hpp"
 
 namespace numaplace {
-
-/// A policy list and the kernel era whose topology classification it goes with.
-template <kernel_era Era, class... Policies>
-struct stack {
-  static constexpr kernel_era era = Era;
-  template <class View>
-  using placement_type = placement<View, Policies...>;
-};
 
 namespace stacks {
 
@@ -78,16 +72,10 @@ using linux_modern =
           preferred_settling<settle_rule::v4_19>>;
 
 /// linux-modern whose shared groups interleave their memory over the nodes they use (seed 003).
-using shared_interleave =
-    stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
-          group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>,
-          preferred_settling<settle_rule::v4_19>, numaplace::shared_interleave>;
+using shared_interleave = extend<linux_modern, numaplace::shared_interleave>;
 
 /// linux-modern with scores that saturate instead of wrapping (policy/arithmetic.hpp).
-using linux_modern_safe =
-    stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
-          group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>,
-          preferred_settling<settle_rule::v4_19>, overflow_safe>;
+using linux_modern_safe = extend<linux_modern, overflow_safe>;
 
 }  // namespace stacks
 
@@ -137,6 +125,14 @@ decltype(auto) with_placement(const T& t, F&& f) {
     const typename Stack::template placement_type<std::decay_t<decltype(view)>> pl(view);
     return f(pl);
   });
+}
+
+/// with_stack, then with_placement: builds the placement of the stack called `name` for `t`
+/// and calls `f(placement)`; false, without calling `f`, when no stack has that name. `f` is
+/// instantiated for every named stack and kind, so it returns nothing: it writes its result.
+template <cached_facts T, class F>
+bool with_named_placement(std::string_view name, const T& t, F&& f) {
+  return with_stack(name, [&](auto type) { with_placement<typename decltype(type)::type>(t, f); });
 }
 
 }  // namespace numaplace
