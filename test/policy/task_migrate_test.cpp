@@ -156,6 +156,38 @@ TEST_CASE("v5.7's preferred-node terms on the swap candidate") {
   CHECK(decide<migrate_rule::v4_19, modern>(w, p).improvement == 800);
 }
 
+TEST_CASE("v5.7 prefers a swap partner that moves to its preferred node, even at less gain") {
+  // Node 0: one CPU, the task (20/80, taskimp 600). Node 1: two CPUs, both busy (fully busy;
+  // a move would leave 0 vs 3072: maymove false). Candidates: c1 60/40, no preferred node:
+  // imp 600 + 600 - 400 = 800; c2 40/60 preferring node 0: 600 + 400 - 600 = 400, + 400 / 8.
+  const auto build = [](bool c2_first, task_index& a, task_index& c1, task_index& c2) {
+    test_machine m(generate::fully_connected(2), {1, 2});
+    a = m.add_task(0, {20, 80}, no_group, 1);
+    if (c2_first) c2 = m.add_task(1, {40, 60}, no_group, 0);
+    c1 = m.add_task(c2_first ? 2 : 1, {60, 40});
+    if (!c2_first) c2 = m.add_task(2, {40, 60}, no_group, 0);
+    return m;
+  };
+  task_index a = 0, c1 = 0, c2 = 0;
+  // c1 first: assigned at 800; then c2 "moves to its preferred node and the best does not":
+  // assigned at 450 without the SMALLIMP or load tests.
+  test_machine m = build(false, a, c1, c2);
+  const auto v57 = decide<migrate_rule::v5_7, modern>(m, a);
+  CHECK(v57.swap_with == c2);
+  CHECK(v57.improvement == 450);
+  // v4.19 keeps c1: 400 <= 800 + 15.
+  const auto v419 = decide<migrate_rule::v4_19, modern>(m, a);
+  CHECK(v419.swap_with == c1);
+  CHECK(v419.improvement == 800);
+  // c2 first: assigned at 450; no move is possible (maymove false) and the best task goes to
+  // its preferred node, so the node's search stops (and c1, not going to its preferred node,
+  // would have been skipped anyway).
+  test_machine r = build(true, a, c1, c2);
+  const auto stop = decide<migrate_rule::v5_7, modern>(r, a);
+  CHECK(stop.swap_with == c2);
+  CHECK(stop.improvement == 450);
+}
+
 TEST_CASE("v5.7 takes a forgiven idle CPU at once; v4.19 evaluates the swap") {
   // Node 1 runs one task on CPU 2 and has CPU 3 idle. After a move src_running 0,
   // dst_running 2: imbalance 2, forgiven when dst_running <= imb_numa_nr (2).

@@ -15,6 +15,10 @@
 // The placement is used only through task_weight, group_weight, has_capacity (numa_has_capacity,
 // v4.1 rule only), adjust_imbalance (v5.7+), scan_all_nodes and settle_preferred, plus its
 // `kind` (numa_kind::backplane recomputes). See load_imbalance.hpp for the optional view members.
+//
+// Not modelled (a view is a snapshot): rq->numa_migrate_on (parallel migrations to one CPU),
+// exiting tasks, idle SMT cores (numa_idle_core), select_idle_sibling beyond the node (the
+// node stands in for the LLC), and cpusets without an SD_NUMA domain (-EINVAL).
 
 #include <algorithm>
 #include <concepts>
