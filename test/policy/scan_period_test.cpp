@@ -94,6 +94,30 @@ TEST_CASE("scan_period: v3.13 adapts on the local share, speed-ups scaled by the
   CHECK(after<R>(win(5, 5, 8, 2, 3)) == 1500);
 }
 
+TEST_CASE("scan_period: v3.17 raises the threshold to 7 and divides the private share by private + shared + 1") {
+  constexpr auto R = scan_rule::v3_17;
+  // local 8 of 10: 8 >= 7, slower by 1 slot.
+  CHECK(after<R>(win(5, 5, 8, 2)) == 1100);
+  // local 5: faster by 7 - 5 = 2 slots = -200; private share ceil(50 / 11) = 5: -200 * 5 / 10 = -100.
+  CHECK(after<R>(win(5, 5, 5, 5)) == 900);
+  // All private, local 1: -600; share ceil(100 / 11) = 10 (v3.13 would also give 10): -600.
+  CHECK(after<R>(win(0, 10, 1, 9)) == 400);
+  // Private 1 of 10, local 5: -200; ceil(10 / 11) = 1: -20 (v3.13: ceil(10 / 10) = 1, also -20).
+  CHECK(after<R>(win(9, 1, 5, 5)) == 980);
+  // Where the + 1 shows: private 2, shared 18, local 0 of 10: -700; ceil(20 / 21) = 1: -70;
+  // v3.13 (threshold 3): -300 * ceil(20 / 20) = -300 * 1 / 10 = -30.
+  CHECK(after<R>(win(18, 2, 0, 10)) == 930);
+  CHECK(after<scan_rule::v3_13>(win(18, 2, 0, 10)) == 970);
+  // The + 1 weighs most on small windows: private 1, shared 0, local 1 of 10: -600 times
+  // ceil(10 / 2) = 5 tenths = -300; v3.13's divisor would give ceil(10 / 1) = 10, -600.
+  CHECK(after<R>(win(0, 1, 1, 9)) == 700);
+  // Failed migrations do not slow v3.17 down; v4.0 doubles.
+  CHECK(after<R>(win(5, 5, 8, 2, 1)) == 1100);
+  CHECK(after<scan_rule::v4_0>(win(5, 5, 8, 2, 1)) == 2000);
+  // v4.0 otherwise is v3.17.
+  CHECK(after<scan_rule::v4_0>(win(18, 2, 0, 10)) == 930);
+}
+
 TEST_CASE("scan_period: v4.2 slows when private or local faults dominate, else speeds up") {
   constexpr auto R = scan_rule::v4_2;
   // private 8 of 10: slower by 8 - 7 = 1 slot even though locality is poor.
@@ -124,7 +148,7 @@ TEST_CASE("scan_period: the update clamps to the bounds, with the kernel's unsig
 TEST_CASE("scan_period: numa_migrate_preferred's retry interval") {
   CHECK(scan_period<scan_rule::v3_13>{}.migrate_retry_jiffies(1000) == 1000);  // HZ
   CHECK(scan_period<scan_rule::v3_13>{}.migrate_retry_jiffies(100, 250) == 250);
-  constexpr scan_period<scan_rule::v3_15> s;
+  constexpr scan_period<scan_rule::v3_17> s;
   CHECK(s.migrate_retry_jiffies(1000) == 62);          // 1000 jiffies / 16
   CHECK(s.migrate_retry_jiffies(60000) == 1000);       // 3750 capped at HZ
   CHECK(s.migrate_retry_jiffies(1000, 250) == 15);     // 250 jiffies / 16
@@ -133,7 +157,8 @@ TEST_CASE("scan_period: numa_migrate_preferred's retry interval") {
 
 TEST_CASE("scan_period: NUMA_PERIOD_THRESHOLD per rule") {
   CHECK(scan_period<scan_rule::v3_13>::threshold == 3);
-  CHECK(scan_period<scan_rule::v3_15>::threshold == 3);
+  CHECK(scan_period<scan_rule::v3_17>::threshold == 7);
+  CHECK(scan_period<scan_rule::v4_0>::threshold == 7);
   CHECK(scan_period<scan_rule::v4_2>::threshold == 7);
   CHECK(scan_period<scan_rule::v4_14>::threshold == 7);
 }

@@ -13,11 +13,9 @@
 // numa_scan_period and numa_scan_period_max.
 //
 // Not modelled: v3.8..v3.12, where each non-migrating fault added 10 ms and a full scan without
-// updates doubled the period; the intermediate update of a22b4b01 ("Change scan period code to
-// match intent", after v3.16-rc1: threshold 7 in the v3.13 shape) and v4.0's failed-migration
-// slow-down before v4.2's form; the 3 % runtime cap on scanning (v4.5); the scan-period resets
-// on node changes (task_numa_migrate up to v4.18, update_scan_period from v4.19); v6.x's
-// per-VMA scanning decisions.
+// updates doubled the period; the 3 % runtime cap on scanning (v4.5); the scan-period resets on
+// node changes (task_numa_migrate up to v4.18, update_scan_period from v4.19); v6.x's per-VMA
+// scanning decisions.
 
 #include <algorithm>
 #include <cstddef>
@@ -31,10 +29,12 @@ namespace numaplace {
 
 enum class scan_rule : std::uint8_t {
   v3_13,  ///< adaptive period (04bb2f94): threshold 3 of 10 local slots; speed-ups scaled by the
-          ///< private share; start at task_scan_min; retry the preferred node every 1 s
-  v3_15,  ///< retry every min(1 s, period / 16); otherwise v3.13
-  v4_2,   ///< threshold 7: slow down when private, else when local, faults dominate; speed up
-          ///< by the larger ratio; failed migrations double the period
+          ///< private share; start at task_scan_min; retry the preferred node every 1 s (v3.13..v3.16)
+  v3_17,  ///< threshold 7 (a22b4b01), private share over private + shared + 1; retry every
+          ///< min(1 s, period / 16) (v3.17..v3.19)
+  v4_0,   ///< also failed migrations double the period (074c238177a7) (v4.0..v4.1)
+  v4_2,   ///< slow down when private, else when local, faults dominate; speed up by 7 minus the
+          ///< larger ratio (37ec97deb3a8) (v4.2..v4.13)
   v4_14,  ///< task_scan_start/task_scan_max scale with the group's tasks and shared share (b5dd77c8bdad)
 };
 
@@ -102,7 +102,7 @@ template <scan_rule Rule>
 struct scan_period {
   static constexpr scan_rule rule = Rule;
   /// NUMA_PERIOD_THRESHOLD: 3 in v3.13 (04bb2f94), 7 since a22b4b01.
-  static constexpr int threshold = Rule <= scan_rule::v3_15 ? 3 : 7;
+  static constexpr int threshold = Rule == scan_rule::v3_13 ? 3 : 7;
 
   /// task_scan_max(): period_max over the windows, at least task_scan_min. From v4.14 a group's
   /// maximum grows with its task count and its shared share.
@@ -144,21 +144,23 @@ struct scan_period {
     // No hinting faults at all (the task is idle or its memory is of no interest): scan slower.
     // From v4.0 (074c238177a7) failed migrations also mean migrating too fast: slower too.
     bool slower = local + shared == 0;
-    if constexpr (Rule >= scan_rule::v4_2) slower = slower || failed != 0;
+    if constexpr (Rule >= scan_rule::v4_0) slower = slower || failed != 0;
     if (slower) return std::min(period_max_ms, period_ms << 1);
 
     const unsigned period_slot = (period_ms + numa_period_slots - 1) / numa_period_slots;  // DIV_ROUND_UP
     const int lr_ratio = ratio(local * numa_period_slots, local + remote);
     int diff = 0;
-    if constexpr (Rule <= scan_rule::v3_15) {
-      // v3.13: mostly local (ratio >= 3 of 10) scans slower by (ratio - 3) slots, at least one;
-      // otherwise faster by (3 - ratio) slots, scaled down by the private share (rounded up):
-      // there is little point scanning faster for shared pages.
+    if constexpr (Rule < scan_rule::v4_2) {
+      // v3.13..v4.1: mostly local (ratio >= threshold of 10) scans slower by (ratio - threshold)
+      // slots, at least one; otherwise faster by (threshold - ratio) slots, scaled down by the
+      // private share in tenths, rounded up: little point scanning faster for shared pages.
+      // v3.17 adds 1 to the share's divisor.
       if (lr_ratio >= threshold) {
         diff = std::max(lr_ratio - threshold, 1) * static_cast<int>(period_slot);
       } else {
         diff = -(threshold - lr_ratio) * static_cast<int>(period_slot);
-        const int private_ratio = ratio_up(priv * numa_period_slots, priv + shared);
+        const std::uint64_t divisor = Rule == scan_rule::v3_13 ? priv + shared : priv + shared + 1;
+        const int private_ratio = ratio_up(priv * numa_period_slots, divisor);
         diff = diff * private_ratio / static_cast<int>(numa_period_slots);
       }
     } else {
@@ -177,8 +179,9 @@ struct scan_period {
     return std::min(std::max(next, smin), smax);                    // clamp()
   }
 
-  /// numa_migrate_preferred()'s retry interval in jiffies: HZ (1 s) in v3.13, from v3.15
-  /// min(HZ, msecs_to_jiffies(numa_scan_period) / 16).
+  /// numa_migrate_preferred()'s retry interval in jiffies: HZ (1 s) in v3.13..v3.16 (the
+  /// HZ * 5 after a failed attempt of the v3.13 series was gone before v3.13 shipped), from
+  /// v3.17 min(HZ, msecs_to_jiffies(numa_scan_period) / 16).
   constexpr unsigned long migrate_retry_jiffies(unsigned period_ms, unsigned hz = 1000) const noexcept {
     const unsigned long one_second = hz;
     if constexpr (Rule == scan_rule::v3_13) {
