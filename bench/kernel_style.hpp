@@ -1,15 +1,18 @@
 #pragma once
 // A straightforward C-style transcription of how the modern (v5.18+) kernel picks a task's
 // preferred node: task_numa_placement()'s fault maximum, preferred_group_nid(),
-// score_nearby_nodes() and group_weight(), written in our own words from the spec
-// (/work/shared/spec/kernel-semantics.md, sections 1-4), structured the way fair.c is:
+// score_nearby_nodes() and group_weight() (kernel/sched/fair.c, v5.18-v6.1), written in our
+// own words, structured the way fair.c is:
 //
 //   * the scheduler's view of the machine lives in one global-ish state (the topology type,
 //     sched_max_numa_distance, the distance levels, the node_states[] masks) that every
 //     function branches on at run time;
 //   * distances are read from a flat table, node_distance(a, b);
-//   * nodes are visited through fixed-size node masks of MAX_NUMNODES bits, and the backplane
-//     search regroups the surviving nodes with masks on every call;
+//   * nodes are visited through node masks, and the backplane search regroups the surviving
+//     nodes with masks on every call. The masks are those of a kernel built for the machine:
+//     MAX_NUMNODES, a compile-time constant as in the kernel, is the node count rounded up to
+//     a power of two of at least 64 (NODES_SHIFT 6 up to 64 nodes), so that mask scans cost
+//     what they would on it, no more;
 //   * nothing is precomputed beyond what sched_init_numa() stores at boot.
 //
 // It is the "no precomputation" baseline of the benchmarks and an independent cross-check of
@@ -19,7 +22,6 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include <numaplace/stats/fault_view.hpp>
@@ -28,7 +30,7 @@
 
 namespace kernel_style {
 
-inline constexpr int MAX_NUMNODES = 1024;  // NODES_SHIFT = 10, as distribution kernels build
+inline constexpr int MAX_NUMNODES = 1024;  // the largest NODES_SHIFT (10): room for any machine
 inline constexpr int NUMA_NO_NODE = -1;
 inline constexpr int LOCAL_DISTANCE = 10;
 inline constexpr int NR_DISTANCE_VALUES = 256;  // 1 << DISTANCE_BITS
@@ -37,37 +39,47 @@ enum numa_topology_type { NUMA_DIRECT, NUMA_GLUELESS_MESH, NUMA_BACKPLANE };
 
 // ---- node masks (include/linux/nodemask.h, over a plain bitmap) ---------------------------
 
+// Storage for the largest kernel; a kernel built for the machine uses its first W words
+// (BITS_TO_LONGS(MAX_NUMNODES)), W a template argument below.
 struct nodemask_t {
   std::uint64_t bits[MAX_NUMNODES / 64];
 };
 
-inline void nodes_clear(nodemask_t& m) { std::memset(m.bits, 0, sizeof m.bits); }
+template <int W>
+void nodes_clear(nodemask_t& m) {
+  for (int w = 0; w < W; w++) m.bits[w] = 0;
+}
+template <int W>
+void nodes_copy(nodemask_t& to, const nodemask_t& from) {
+  for (int w = 0; w < W; w++) to.bits[w] = from.bits[w];
+}
 inline void node_set(int n, nodemask_t& m) { m.bits[n / 64] |= std::uint64_t{1} << (n % 64); }
 inline void node_clear(int n, nodemask_t& m) { m.bits[n / 64] &= ~(std::uint64_t{1} << (n % 64)); }
 inline bool node_isset(int n, const nodemask_t& m) { return (m.bits[n / 64] >> (n % 64)) & 1u; }
 
-// find_next_bit(): the first set bit at or after `n`, MAX_NUMNODES when there is none.
-inline int find_next_node(int n, const nodemask_t& m) {
-  if (n >= MAX_NUMNODES) return MAX_NUMNODES;
+// find_next_bit(): the first set bit at or after `n`, MAX_NUMNODES (64 * W) when there is none.
+template <int W>
+int find_next_node(int n, const nodemask_t& m) {
+  if (n >= 64 * W) return 64 * W;
   int word = n / 64;
   std::uint64_t bits = m.bits[word] & (~std::uint64_t{0} << (n % 64));
   while (bits == 0) {
-    if (++word == MAX_NUMNODES / 64) return MAX_NUMNODES;
+    if (++word == W) return 64 * W;
     bits = m.bits[word];
   }
   return word * 64 + std::countr_zero(bits);
 }
-inline int first_node(const nodemask_t& m) { return find_next_node(0, m); }
-inline int next_node(int n, const nodemask_t& m) { return find_next_node(n + 1, m); }
 
-// for_each_node_mask(node, mask): the mask is re-read at every step, as the kernel's macro does.
+// for_each_node_mask(node, mask) inside a function templated on W: the mask is re-read at
+// every step, as the kernel's macro does.
 #define KS_FOR_EACH_NODE_MASK(node, mask) \
-  for ((node) = first_node(mask); (node) < MAX_NUMNODES; (node) = next_node((node), (mask)))
+  for ((node) = find_next_node<W>(0, (mask)); (node) < 64 * W; (node) = find_next_node<W>((node) + 1, (mask)))
 
 // ---- the scheduler's NUMA state (what sched_init_numa() leaves behind) ---------------------
 
 struct numa_state {
   int nr_node_ids = 0;
+  int mask_words = 1;  // BITS_TO_LONGS(MAX_NUMNODES) of a kernel built for this machine: 1, 2, 4, 8 or 16
   std::vector<std::uint8_t> numa_distance;  // nr_node_ids * nr_node_ids, row-major (x86's table)
   nodemask_t online{};                      // node_states[N_ONLINE]
   nodemask_t cpu{};                         // node_states[N_CPU]
@@ -94,6 +106,7 @@ inline bool find_numa_distance(const numa_state& s, int distance) {
 
 // init_numa_topology_type(): the first pair of CPU nodes at the maximum distance decides.
 inline void init_numa_topology_type(numa_state& s) {
+  constexpr int W = MAX_NUMNODES / 64;  // at boot, any mask size gives the same answer
   const int n = s.sched_max_numa_distance;
   if (s.sched_domains_numa_levels <= 2) {
     s.sched_numa_topology_type = NUMA_DIRECT;
@@ -119,6 +132,7 @@ inline void init_numa_topology_type(numa_state& s) {
 // sched_init_numa() (v5.18+): every distance between CPU nodes marks a bit of a 256-bit map;
 // the set bits, ascending, are the levels.
 inline void sched_init_numa(numa_state& s) {
+  constexpr int W = MAX_NUMNODES / 64;
   bool seen[NR_DISTANCE_VALUES] = {};
   int i, j;
   KS_FOR_EACH_NODE_MASK(i, s.cpu) {
@@ -147,6 +161,7 @@ template <numaplace::numa_topology T>
 numa_state boot(const T& t) {
   numa_state s;
   s.nr_node_ids = static_cast<int>(t.node_count());
+  while (64 * s.mask_words < s.nr_node_ids) s.mask_words *= 2;
   s.numa_distance.resize(static_cast<std::size_t>(s.nr_node_ids) * static_cast<std::size_t>(s.nr_node_ids));
   for (int a = 0; a < s.nr_node_ids; a++) {
     node_set(a, s.online);
@@ -188,7 +203,8 @@ inline std::uint64_t group_faults(const task_struct& p, int nid) {
 // ---- fair.c -----------------------------------------------------------------------------
 
 // score_nearby_nodes(): faults on nodes near `nid`, every online node visited.
-inline std::uint64_t score_nearby_nodes(const numa_state& s, const task_struct& p, int nid, int lim_dist,
+template <int W>
+std::uint64_t score_nearby_nodes(const numa_state& s, const task_struct& p, int nid, int lim_dist,
                                         bool task) {
   if (s.sched_numa_topology_type == NUMA_DIRECT) return 0;
   const int max_dist = s.sched_max_numa_distance;
@@ -211,25 +227,28 @@ inline std::uint64_t score_nearby_nodes(const numa_state& s, const task_struct& 
   return score;
 }
 
-inline std::uint64_t task_weight(const numa_state& s, const task_struct& p, int nid, int dist) {
+template <int W>
+std::uint64_t task_weight(const numa_state& s, const task_struct& p, int nid, int dist) {
   if (!p.numa_faults) return 0;
   const std::uint64_t total = p.total_numa_faults;
   if (!total) return 0;
-  const std::uint64_t faults = task_faults(p, nid) + score_nearby_nodes(s, p, nid, dist, true);
+  const std::uint64_t faults = task_faults(p, nid) + score_nearby_nodes<W>(s, p, nid, dist, true);
   return 1000 * faults / total;
 }
 
-inline std::uint64_t group_weight(const numa_state& s, const task_struct& p, int nid, int dist) {
+template <int W>
+std::uint64_t group_weight(const numa_state& s, const task_struct& p, int nid, int dist) {
   const numa_group* ng = p.group;
   if (!ng) return 0;
   const std::uint64_t total = ng->total_faults;
   if (!total) return 0;
-  const std::uint64_t faults = group_faults(p, nid) + score_nearby_nodes(s, p, nid, dist, false);
+  const std::uint64_t faults = group_faults(p, nid) + score_nearby_nodes<W>(s, p, nid, dist, false);
   return 1000 * faults / total;
 }
 
 // preferred_group_nid(): where a numa_group's tasks should go, from the group's maximum `nid`.
-inline int preferred_group_nid(const numa_state& s, const task_struct& p, int nid) {
+template <int W>
+int preferred_group_nid(const numa_state& s, const task_struct& p, int nid) {
   if (s.sched_numa_topology_type == NUMA_DIRECT) return nid;
 
   if (s.sched_numa_topology_type == NUMA_GLUELESS_MESH) {
@@ -238,7 +257,7 @@ inline int preferred_group_nid(const numa_state& s, const task_struct& p, int ni
     const int dist = s.sched_max_numa_distance;
     int node;
     KS_FOR_EACH_NODE_MASK(node, s.cpu) {
-      const std::uint64_t score = group_weight(s, p, node, dist);
+      const std::uint64_t score = group_weight<W>(s, p, node, dist);
       if (score > max_score) {
         max_score = score;
         max_node = node;
@@ -249,17 +268,18 @@ inline int preferred_group_nid(const numa_state& s, const task_struct& p, int ni
 
   // Backplane: from the largest distance down, split the surviving nodes into groups of
   // nodes nearer than `dist` to the group's first node, and keep the group with most faults.
-  nodemask_t nodes = s.cpu;
+  nodemask_t nodes;
+  nodes_copy<W>(nodes, s.cpu);
   for (int dist = s.sched_max_numa_distance; dist > LOCAL_DISTANCE; dist--) {
     if (!find_numa_distance(s, dist)) continue;
     std::uint64_t max_faults = 0;
     nodemask_t max_group;
-    nodes_clear(max_group);
+    nodes_clear<W>(max_group);
     int a, b;
     KS_FOR_EACH_NODE_MASK(a, nodes) {
       std::uint64_t faults = 0;
       nodemask_t this_group;
-      nodes_clear(this_group);
+      nodes_clear<W>(this_group);
       KS_FOR_EACH_NODE_MASK(b, nodes) {
         if (node_distance(s, a, b) < dist) {
           faults += group_faults(p, b);
@@ -269,19 +289,20 @@ inline int preferred_group_nid(const numa_state& s, const task_struct& p, int ni
       }
       if (faults > max_faults) {
         max_faults = faults;
-        max_group = this_group;
+        nodes_copy<W>(max_group, this_group);
         nid = a;  // at the smallest distance each group is one node: the winner
       }
     }
     if (!max_faults) break;
-    nodes = max_group;
+    nodes_copy<W>(nodes, max_group);
   }
   return nid;
 }
 
 // task_numa_placement() after the decay: the node the task will prefer, or NUMA_NO_NODE when
 // its (or its group's) faults are all zero and numa_preferred_nid is left alone.
-inline int task_numa_placement(const numa_state& s, const task_struct& p) {
+template <int W>
+int task_numa_placement(const numa_state& s, const task_struct& p) {
   const numa_group* ng = p.group;
   std::uint64_t max_faults = 0;
   int max_nid = NUMA_NO_NODE;
@@ -315,7 +336,7 @@ inline int task_numa_placement(const numa_state& s, const task_struct& p) {
     max_nid = near_nid;
   }
 
-  if (ng) max_nid = preferred_group_nid(s, p, max_nid);
+  if (ng) max_nid = preferred_group_nid<W>(s, p, max_nid);
 
   if (!max_faults) return NUMA_NO_NODE;
   return max_nid;
@@ -328,7 +349,14 @@ inline numaplace::node_index preferred_node(const numa_state& s, const numaplace
   const numa_group ng{in.group.memory.data(), in.group.total};
   const task_struct p{in.task.empty() ? nullptr : in.task.memory.data(), in.task.total,
                       in.has_group() ? &ng : nullptr};
-  const int nid = task_numa_placement(s, p);
+  int nid = NUMA_NO_NODE;
+  switch (s.mask_words) {  // the kernel built for this machine
+    case 1: nid = task_numa_placement<1>(s, p); break;
+    case 2: nid = task_numa_placement<2>(s, p); break;
+    case 4: nid = task_numa_placement<4>(s, p); break;
+    case 8: nid = task_numa_placement<8>(s, p); break;
+    default: nid = task_numa_placement<16>(s, p); break;
+  }
   return nid == NUMA_NO_NODE ? numaplace::no_node : static_cast<numaplace::node_index>(nid);
 }
 
