@@ -1,8 +1,11 @@
 // numaplace_icount: makes `reps` preferred-node decisions for callgrind to count.
 //
-//   numaplace_icount <mode> <kind> <n> <reps>
-//     mode  argmax | kernel-style | a stack name (linux-modern, vanilla, ...)
-//     kind  direct | glueless | backplane
+//   numaplace_icount <mode> <machine> <n> <reps>
+//     mode     argmax | kernel-style | a stack name (linux-modern, vanilla, ...)
+//     machine  direct | glueless | backplane   the benchmarks' machines (workloads.hpp)
+//              ring | mesh                    glueless machines as AMD builds them, 6 per hop
+//                                             (10/16/22/...): a ring of n nodes, or a
+//                                             wrap-around mesh of 4x2, 4x4, 8x4 or 8x8 nodes
 //
 // Each decision is one call of a function whose name starts with `icount_decide_` and that
 // the compiler may neither inline nor clone, so
@@ -12,8 +15,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <numaplace/stacks.hpp>
 
@@ -44,6 +50,41 @@ namespace {
 
 volatile node_index sink;
 
+// One hop costs 6, as between the dies of AMD's glueless boards (hwloc's Opteron matrices:
+// 10/16/22): an 8-node ring is 10/16/22/28/34.
+constexpr numaplace::distance_t amd_hop = 6;
+
+// A w x h wrap-around mesh.
+dynamic_topology amd_mesh(std::size_t w, std::size_t h) {
+  std::vector<std::pair<std::size_t, std::size_t>> links;
+  for (std::size_t y = 0; y < h; ++y) {
+    for (std::size_t x = 0; x < w; ++x) {
+      links.emplace_back(y * w + x, y * w + (x + 1) % w);
+      links.emplace_back(y * w + x, ((y + 1) % h) * w + x);
+    }
+  }
+  return numaplace::generate::from_links(w * h, links, amd_hop, {}, "mesh");
+}
+
+std::optional<dynamic_topology> make_machine(std::string_view machine, std::size_t n) {
+  if (machine == "ring") {
+    if (n < 5 || (n / 2) * amd_hop > numaplace::max_valid_distance - 10) return std::nullopt;
+    return numaplace::generate::ring(n, amd_hop);
+  }
+  if (machine == "mesh") {
+    switch (n) {
+      case 8: return amd_mesh(4, 2);
+      case 16: return amd_mesh(4, 4);
+      case 32: return amd_mesh(8, 4);
+      case 64: return amd_mesh(8, 8);
+      default: return std::nullopt;
+    }
+  }
+  const auto kind = kind_from_name(machine);
+  if (!kind) return std::nullopt;
+  return make_topology(*kind, n);
+}
+
 template <class Decide>
 void run_decisions(const fault_inputs& faults, unsigned long reps, Decide&& decide) {
   const auto& inputs = faults.inputs();
@@ -53,7 +94,7 @@ void run_decisions(const fault_inputs& faults, unsigned long reps, Decide&& deci
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: numaplace_icount <argmax|kernel-style|STACK> <direct|glueless|backplane> <nodes> <reps>\n");
+  std::fprintf(stderr, "usage: numaplace_icount <argmax|kernel-style|STACK> <direct|glueless|backplane|ring|mesh> <nodes> <reps>\n");
   return 2;
 }
 
@@ -62,11 +103,10 @@ int usage() {
 int main(int argc, char** argv) {
   if (argc != 5) return usage();
   const std::string_view mode = argv[1];
-  const auto kind = kind_from_name(argv[2]);
   const std::size_t n = std::strtoul(argv[3], nullptr, 10);
   const unsigned long reps = std::strtoul(argv[4], nullptr, 10);
-  if (!kind || n == 0 || reps == 0) return usage();
-  const auto topo = make_topology(*kind, n);
+  if (n == 0 || reps == 0) return usage();
+  const auto topo = make_machine(argv[2], n);
   if (!topo) {
     std::fprintf(stderr, "numaplace_icount: no %s topology with %zu nodes\n", argv[2], n);
     return 2;
