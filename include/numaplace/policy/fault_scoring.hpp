@@ -1,12 +1,13 @@
 #pragma once
-// fault_scoring: the base choice of a preferred node from fault counts (task_numa_placement).
-// The rule changed over the years; each is a variant (spec section 2.3).
+// fault_scoring: the base choice of a preferred node from fault counts (task_numa_placement(),
+// kernel/sched/fair.c). The rule changed over the years; each is a variant.
 
 #include <cstddef>
 #include <cstdint>
 
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"
+#include "group_preferred_pull.hpp"
 
 namespace numaplace {
 
@@ -24,6 +25,15 @@ struct fault_scoring {
   template <class Placement>
   node_index select_preferred(const Placement& pl, const decision_input& in) const noexcept {
     if constexpr (Rule >= preferred_rule::v4_19) {
+      // A grouped task on a glueless mesh: the group narrowing finds the maximum in the pass
+      // that weighs every node (the same answer as the maximum below, then group_node()).
+      constexpr std::size_t narrowing = detail::one_pass_narrowing<Placement>::index;
+      if constexpr (narrowing < Placement::active_policy_count()) {
+        if (in.has_group()) {
+          return pl.template policy<narrowing>().narrow_from_faults(
+              pl, in, [&](node_index max_nid) { return settle_on_cpu(pl.topology(), max_nid); });
+        }
+      }
       const fault_view& f = in.has_group() ? in.group : in.task;
       const std::size_t n = f.node_count();  // never reads past the view
       std::uint64_t max_faults = 0;
@@ -40,7 +50,7 @@ struct fault_scoring {
       // max_nid stays no_node exactly when every count is 0; testing it rather than max_faults
       // lets the compiler drop the test where nothing follows (direct, no CPU-less nodes).
       if (max_nid == no_node) return no_node;
-      if constexpr (Rule >= preferred_rule::v5_18) max_nid = nearest_cpu_node(pl.topology(), max_nid);
+      max_nid = settle_on_cpu(pl.topology(), max_nid);
       return in.has_group() ? pl.group_node(in, max_nid) : max_nid;
     } else {
       if (!pl.fits(in)) return no_node;
@@ -82,6 +92,17 @@ struct fault_scoring {
         }
         return max_nid;
       }
+    }
+  }
+
+  /// The fault maximum as the rule keeps it: since v5.18 never a CPU-less node.
+  template <class View>
+  static node_index settle_on_cpu(const View& topo, node_index max_nid) noexcept {
+    if constexpr (Rule >= preferred_rule::v5_18) {
+      return nearest_cpu_node(topo, max_nid);
+    } else {
+      (void)topo;
+      return max_nid;
     }
   }
 

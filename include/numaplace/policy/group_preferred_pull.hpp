@@ -1,9 +1,12 @@
 #pragma once
 // group_preferred_pull: a numa_group's preferred node on complex topologies
-// (preferred_group_nid, seed 000 patches 3-4; spec section 4), and scanning every node when
-// the group spans several (seed 000: "check all nodes when placing a pseudo-interleaved group").
+// (preferred_group_nid(), kernel/sched/fair.c since v3.19), and scanning every node when the
+// group spans several (v3.19: "check all nodes when placing a pseudo-interleaved group").
 //
-// Glueless mesh: the node with the highest group weight, nearby faults included.
+// Glueless mesh: the node with the highest group weight, nearby faults included. When the
+// stack's only nearby scoring can total every node in one pass (neighbour_weighting's v5.18
+// rule), the weights come from that pass, and a node's weight is only divided out when its
+// total beats the best so far (the weight cannot rise otherwise).
 // Backplane: narrow level by level, from the largest distance down, to the group of nodes with
 // the most faults. The kernel regroups the surviving nodes at every level and decision; the
 // groups only depend on the topology, so they are built once here, as a tree.
@@ -11,7 +14,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
+
+#include "arithmetic.hpp"
 
 #include "../stats/active_nodes.hpp"
 #include "../stats/fault_view.hpp"
@@ -92,6 +100,68 @@ class backplane_groups {
   std::vector<node_index> members_;
 };
 
+template <class Placement, std::size_t I>
+using policy_at = std::decay_t<decltype(std::declval<const Placement&>().template policy<I>())>;
+
+/// The index of the one policy of the placement for which Hook<P> holds, when Can<P> holds
+/// for it too; else the placement's policy count (none, or more than one).
+template <class Placement, template <class> class Hook, template <class> class Can, std::size_t... I>
+constexpr std::size_t only_policy(std::index_sequence<I...>) {
+  constexpr bool hook[] = {false, Hook<policy_at<Placement, I>>::value...};
+  constexpr bool can[] = {false, Can<policy_at<Placement, I>>::value...};
+  std::size_t with_hook = 0, found = sizeof...(I);
+  for (std::size_t i = 0; i < sizeof...(I); ++i) {
+    if (!hook[i + 1]) continue;
+    ++with_hook;
+    if (can[i + 1]) found = i;
+  }
+  return with_hook == 1 ? found : sizeof...(I);
+}
+
+template <class Placement, template <class> class Hook, template <class> class Can>
+inline constexpr std::size_t only_policy_index =
+    only_policy<Placement, Hook, Can>(std::make_index_sequence<Placement::active_policy_count()>{});
+
+/// The placement's only score_nearby() policy, when it totals every node in one pass
+/// (neighbour_weighting's for_each_nearby_total); else the policy count.
+template <class Placement>
+struct nearby_scoring {
+  template <class P>
+  struct hook : std::bool_constant<requires(const P& p, const Placement& pl, const fault_view& f, node_index n,
+                                            distance_t d) { p.score_nearby(pl, f, n, d); }> {};
+  template <class P>
+  struct can : std::bool_constant<requires { requires P::totals_in_one_pass; }> {};
+  static constexpr std::size_t index = only_policy_index<Placement, hook, can>;
+};
+
+/// The arithmetics whose a*1000/total never falls as `a` rises while a*1000 does not wrap.
+template <class A>
+inline constexpr bool monotone_below_wrap =
+    std::is_same_v<A, kernel_arithmetic> || std::is_same_v<A, saturating_arithmetic>;
+
+/// Whether a glueless placement's group weights can all come from one pass.
+template <class Placement>
+inline constexpr bool group_weights_in_one_pass =
+    Placement::kind == numa_kind::glueless_mesh && nearby_scoring<Placement>::index < Placement::active_policy_count() &&
+    monotone_below_wrap<typename Placement::arithmetic>;
+
+/// The placement's only choose_group_node() policy, when it can also find the group's fault
+/// maximum and narrow from it in one pass (group_preferred_pull::narrow_from_faults); else
+/// the policy count. fault_scoring hands grouped decisions to it.
+template <class Placement>
+struct one_pass_narrowing {
+  using settle_fn = node_index (*)(node_index);
+  template <class P>
+  struct hook : std::bool_constant<requires(const P& p, const Placement& pl, const decision_input& in, node_index n) {
+    p.choose_group_node(pl, in, n);
+  }> {};
+  template <class P>
+  struct can : std::bool_constant<requires(const P& p, const Placement& pl, const decision_input& in, settle_fn settle) {
+    p.narrow_from_faults(pl, in, settle);
+  }> {};
+  static constexpr std::size_t index = only_policy_index<Placement, hook, can>;
+};
+
 }  // namespace detail
 
 template <group_rule Rule = group_rule::v5_18>
@@ -112,6 +182,11 @@ class group_preferred_pull {
     using View = typename Placement::topology_type;
     const View& topo = pl.topology();
     if constexpr (View::kind == numa_kind::glueless_mesh) {
+      if constexpr (detail::group_weights_in_one_pass<Placement>) {
+        if (in.group.node_count() == topo.node_count()) {
+          return best_weight_in_one_pass(pl, in.group, [nid](node_index) { return nid; });
+        }
+      }
       const distance_t dist = topo.max_distance();
       std::uint64_t max_score = 0;
       node_index max_node = nid;
@@ -150,6 +225,18 @@ class group_preferred_pull {
     }
   }
 
+  /// preferred_group_nid(p, settle(max_nid)), max_nid being the first node with the group's
+  /// most faults, in the same pass that totals every node; no_node when every count is 0.
+  /// fault_scoring calls it instead of finding the maximum itself. The group's view must fit
+  /// the topology (placement::preferred_node checks).
+  template <class Placement, class Settle>
+    requires detail::group_weights_in_one_pass<Placement>
+  node_index narrow_from_faults(const Placement& pl, const decision_input& in, Settle&& settle) const noexcept {
+    return best_weight_in_one_pass(pl, in.group, [&](node_index max_nid) {
+      return max_nid == no_node ? no_node : settle(max_nid);
+    });
+  }
+
   /// Look beyond the preferred node when the group is active on several nodes (v4.6+ rule:
   /// a node is active when its CPU faults exceed a third of the busiest node's).
   template <class Placement>
@@ -166,6 +253,36 @@ class group_preferred_pull {
 
  private:
   static constexpr bool cpu_nodes_only = Rule >= group_rule::v5_18;
+
+  // The glueless loop above, every group weight from the one-pass scorer's totals: the first
+  // CPU node with the strictly highest weight, else fallback(the group's fault maximum).
+  template <class Placement, class Fallback>
+  static node_index best_weight_in_one_pass(const Placement& pl, const fault_view& group, Fallback&& fallback) noexcept {
+    using A = typename Placement::arithmetic;
+    const auto& scorer = pl.template policy<detail::nearby_scoring<Placement>::index>();
+    const auto& topo = pl.topology();
+    const auto wanted = [&](node_index node) { return !cpu_nodes_only || topo.has_cpu(node); };
+    if (group.total == 0) {  // every weight is 0
+      return fallback(scorer.for_each_nearby_total(pl, group, [](node_index) { return false; },
+                                                   [](node_index, std::uint64_t) {}));
+    }
+    // While total*1000 does not wrap, a total no higher than the best's has no higher weight:
+    // totals below skip_below are not divided out.
+    constexpr std::uint64_t no_wrap = std::numeric_limits<std::uint64_t>::max() / 1000;
+    std::uint64_t max_score = 0, skip_below = 1;
+    node_index max_node = no_node;
+    const node_index max_nid = scorer.for_each_nearby_total(pl, group, wanted, [&](node_index node, std::uint64_t total) {
+      if (total < skip_below) return;
+      const std::uint64_t score = A::mul_div(total, 1000, group.total);
+      if (score > max_score) {
+        max_score = score;
+        max_node = node;
+        skip_below = total <= no_wrap ? total + 1 : 0;
+      }
+    });
+    return max_node != no_node ? max_node : fallback(max_nid);
+  }
+
   detail::backplane_groups tree_;
 };
 

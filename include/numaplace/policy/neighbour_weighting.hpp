@@ -1,10 +1,18 @@
 #pragma once
 // neighbour_weighting: faults on nearby nodes count towards a node's score
-// (score_nearby_nodes, seed 000 patch 2; spec section 3.1). Glueless mesh: a neighbour at
-// distance d counts f*(max-d)/(max-local). Backplane: neighbours nearer than the hop limit
-// count in full. On direct topologies the policy does not apply and adds no code.
+// (score_nearby_nodes(), kernel/sched/fair.c since v3.19). Glueless mesh: a neighbour at
+// distance d counts f*(max-d)/(max-local), rounded down term by term. Backplane: neighbours
+// nearer than the hop limit count in full. On direct topologies the policy does not apply and
+// adds no code.
+//
+// On a glueless mesh the v5.18 rule is precomputed when the placement is built: each node's
+// neighbours nearer than the maximum distance, in one flat array, each with the exact
+// reciprocal of its (max-d)/(max-local) (detail::scaled_share), so a decision multiplies
+// where the kernel divides, and never looks at a node that does not count.
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"
@@ -17,14 +25,170 @@ enum class nearby_rule : std::uint8_t {
   v5_18,  ///< skip d >= max (distances beyond max, from CPU-less nodes, no longer wrap)
 };
 
+namespace detail {
+
+/// floor(f * m / d) for 0 < m < d < 256, as the high half of one 64x64-bit product.
+///
+/// With r = ceil(m * 2^64 / d) = (m * 2^64 + e) / d, 0 <= e < d, the product f * r / 2^64 is
+/// f*m/d + f*e/(d * 2^64): writing f*m = q*d + s (s < d), its floor is q as long as
+/// s + f*e/2^64 < d, which holds when f*e < 2^64, so for every f < 2^64 / 256. Below that
+/// bound f*m does not wrap either, so the kernel's `f * m / d` on ulong gives the same q.
+struct scaled_share {
+  /// f must be below 2^exact_bits for of() to be exact.
+  static constexpr unsigned exact_bits = 56;
+
+  static constexpr std::uint64_t reciprocal(std::uint64_t m, std::uint64_t d) noexcept {
+    __extension__ using u128 = unsigned __int128;  // GCC and Clang; __extension__ keeps -Wpedantic quiet
+    return static_cast<std::uint64_t>(((u128{m} << 64) + (d - 1)) / d);
+  }
+  static constexpr std::uint64_t of(std::uint64_t f, std::uint64_t reciprocal) noexcept {
+    __extension__ using u128 = unsigned __int128;
+    return static_cast<std::uint64_t>((u128{f} * reciprocal) >> 64);
+  }
+};
+
+/// One neighbour that counts towards a node's glueless score.
+struct nearby_term {
+  std::uint64_t reciprocal;  // scaled_share::reciprocal(factor, max - local)
+  node_index node;
+  std::uint32_t factor;  // max - d
+};
+
+}  // namespace detail
+
 template <nearby_rule Rule = nearby_rule::v5_18>
-struct neighbour_weighting {
+class neighbour_weighting {
+ public:
   template <numa_kind K>
   static constexpr bool applies_to = K != numa_kind::direct;
+
+  /// Whether every node's total can be had in one pass (for_each_nearby_total): the v5.18
+  /// glueless rule, whose terms are all positive multiples of a share.
+  static constexpr bool totals_in_one_pass = Rule >= nearby_rule::v5_18;
+
+  neighbour_weighting() = default;
+
+  template <class View>
+  explicit neighbour_weighting(const View& topo) {
+    if constexpr (View::kind == numa_kind::glueless_mesh && totals_in_one_pass) build_terms(topo);
+  }
 
   template <class Placement>
   std::uint64_t score_nearby(const Placement& pl, const fault_view& faults, node_index nid,
                              distance_t hop_limit) const noexcept {
+    using View = typename Placement::topology_type;
+    using A = typename Placement::arithmetic;
+    if constexpr (View::kind == numa_kind::glueless_mesh && totals_in_one_pass) {
+      std::uint64_t score = 0;
+      for (std::uint32_t t = first_term_[nid]; t < first_term_[nid + 1]; ++t) {
+        const detail::nearby_term& term = terms_[t];
+        const std::uint64_t f = Placement::faults_on(faults, term.node);
+        score = A::add(score, share<A>(f, term));
+      }
+      return score;
+    } else {
+      return score_by_distance(pl, faults, nid, hop_limit);
+    }
+  }
+
+  /// One pass over a fault view, for a decision that needs every node's total: returns the
+  /// first node with the most faults (no_node when every count is 0, and then visits nothing),
+  /// after calling visit(node, total) for every node, in index order, for which wanted(node)
+  /// holds: total = faults_on(node) + score_nearby(node), in Placement's arithmetic. `faults`
+  /// must have one entry pair per node of the topology. Glueless meshes, v5.18 rule.
+  template <class Placement, class Wanted, class Visit>
+  node_index for_each_nearby_total(const Placement&, const fault_view& faults, Wanted&& wanted,
+                                   Visit&& visit) const noexcept {
+    using A = typename Placement::arithmetic;
+    static_assert(Placement::kind == numa_kind::glueless_mesh && totals_in_one_pass);
+    const std::size_t n = first_term_.size() - 1;
+    // Each node's faults once, not once per node that counts them.
+    std::uint64_t f[max_nodes];
+    std::uint64_t all_bits = 0, max_faults = 0;
+    node_index max_nid = no_node;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t v = Placement::faults_on(faults, i);
+      f[i] = v;
+      all_bits |= v;
+      if (v > max_faults) {
+        max_faults = v;
+        max_nid = static_cast<node_index>(i);
+      }
+    }
+    if (max_nid == no_node) return no_node;
+    // Decided once per decision: below 2^56 every share is the reciprocal's, exactly.
+    if ((all_bits >> detail::scaled_share::exact_bits) == 0) [[likely]] {
+      visit_totals<A>(n, f, wanted, visit, [](std::uint64_t fj, const detail::nearby_term& t) noexcept {
+        return detail::scaled_share::of(fj, t.reciprocal);
+      });
+    } else {
+      visit_huge_totals<A>(n, f, wanted, visit);
+    }
+    return max_nid;
+  }
+
+ private:
+  template <class View>
+  void build_terms(const View& topo) {
+    const distance_t max = topo.max_distance();
+    const std::uint64_t divisor = static_cast<std::uint64_t>(max - topo.local_distance());
+    divisor_ = divisor;
+    first_term_.reserve(topo.node_count() + 1);
+    for (node_index nid = 0; nid < topo.node_count(); ++nid) {
+      first_term_.push_back(static_cast<std::uint32_t>(terms_.size()));
+      for (node_index node : topo.neighbours(nid)) {
+        const distance_t d = topo.distance(nid, node);
+        if (node == nid) continue;  // counted by the caller, in full
+        if (d >= max) break;        // nearest first: no later node counts either
+        const auto factor = static_cast<std::uint32_t>(max - d);  // 0 < factor < divisor: d > local
+        terms_.push_back({detail::scaled_share::reciprocal(factor, divisor), node, factor});
+      }
+      // Even counts, so that the totals loop takes two terms a step; the padding term is nid's
+      // own faults times 0: it adds nothing.
+      if ((terms_.size() - first_term_.back()) % 2 != 0) terms_.push_back({0, nid, 0});
+    }
+    first_term_.push_back(static_cast<std::uint32_t>(terms_.size()));
+  }
+
+  // One neighbour's share, exact for any f: the kernel's own expression beyond 2^56.
+  template <class A>
+  std::uint64_t share(std::uint64_t f, const detail::nearby_term& t) const noexcept {
+    if ((f >> detail::scaled_share::exact_bits) != 0) return A::mul_div(f, t.factor, divisor_);
+    return detail::scaled_share::of(f, t.reciprocal);
+  }
+
+  // Counts of 2^56 and more: each share as the kernel computes it. Out of line, so that the
+  // common pass stays small enough to inline into its caller.
+  template <class A, class Wanted, class Visit>
+  [[gnu::noinline]] void visit_huge_totals(std::size_t n, const std::uint64_t* f, Wanted& wanted,
+                                           Visit& visit) const noexcept {
+    visit_totals<A>(n, f, wanted, visit,
+                    [this](std::uint64_t fj, const detail::nearby_term& t) noexcept { return share<A>(fj, t); });
+  }
+
+  template <class A, class Wanted, class Visit, class Share>
+  void visit_totals(std::size_t n, const std::uint64_t* f, Wanted& wanted, Visit& visit, Share share_of) const noexcept {
+    const detail::nearby_term* t = terms_.data();
+    const std::uint32_t* end = first_term_.data() + 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      const detail::nearby_term* last = terms_.data() + end[i];  // node i's terms are [t, last)
+      if (!wanted(static_cast<node_index>(i))) {
+        t = last;
+        continue;
+      }
+      std::uint64_t total = f[i];
+      for (; t != last; t += 2) {
+        total = A::add(total, share_of(f[t[0].node], t[0]));
+        total = A::add(total, share_of(f[t[1].node], t[1]));
+      }
+      visit(static_cast<node_index>(i), total);
+    }
+  }
+
+  // The rule as the kernel states it, for the other kinds and rules.
+  template <class Placement>
+  static std::uint64_t score_by_distance(const Placement& pl, const fault_view& faults, node_index nid,
+                                         distance_t hop_limit) noexcept {
     using View = typename Placement::topology_type;
     const View& topo = pl.topology();
     const distance_t max = topo.max_distance();
@@ -56,6 +220,11 @@ struct neighbour_weighting {
     }
     return score;
   }
+
+  // Glueless meshes, v5.18: node i's terms are terms_[first_term_[i] .. first_term_[i+1]).
+  std::vector<detail::nearby_term> terms_;
+  std::vector<std::uint32_t> first_term_;
+  std::uint64_t divisor_ = 1;  // max - local
 };
 
 }  // namespace numaplace
