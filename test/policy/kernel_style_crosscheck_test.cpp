@@ -1,12 +1,15 @@
 // linux-modern against an independent transcription of the modern kernel
 // (bench/kernel_style.hpp: run-time branches on the topology type, node masks, no
 // precomputation). Random topologies of every kind, some with CPU-less nodes or asymmetric
-// distances, and random faults (sparse, tied, all zero, ungrouped), fixed seeds.
+// distances, and random faults (sparse, tied, all zero, ungrouped), fixed seeds; glueless
+// machines of 8 to 64 nodes with counts on both sides of 2^56, where neighbour_weighting's
+// reciprocals give way to the kernel's division.
 
 #include <doctest/doctest.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -115,6 +118,8 @@ void fill(std::vector<std::uint64_t>& v, std::size_t n, std::size_t style, split
       case 0: x = 0; break;                                     // nothing recorded yet
       case 1: x = rng.below(3); break;                          // many ties
       case 2: x = rng.below(4) == 0 ? rng.below(1000) : 0; break;  // sparse
+      case 4: x = (std::uint64_t{1} << 55) - rng.below(2); break;  // a pair just below 2^56, or at it
+      case 5: x = rng.below(2) == 0 ? rng() : rng.below(1000); break;  // products that wrap
       default: x = rng.below(100000); break;
     }
   }
@@ -182,6 +187,78 @@ TEST_CASE("linux-modern decides as the kernel-style transcription, on random top
   CHECK(by_kind[0] > 20);
   CHECK(by_kind[1] > 20);
   CHECK(by_kind[2] > 20);
+}
+
+// A w x h wrap-around mesh, 6 per hop: AMD's glueless boards (10/16/22/...).
+dynamic_topology amd_mesh(std::size_t w, std::size_t h) {
+  std::vector<std::pair<std::size_t, std::size_t>> links;
+  for (std::size_t y = 0; y < h; ++y) {
+    for (std::size_t x = 0; x < w; ++x) {
+      links.emplace_back(y * w + x, y * w + (x + 1) % w);
+      links.emplace_back(y * w + x, ((y + 1) % h) * w + x);
+    }
+  }
+  return generate::from_links(w * h, links, 6);
+}
+
+TEST_CASE("glueless machines of 8 to 64 nodes, grouped: decisions and weights as the kernel-style transcription") {
+  splitmix64 rng{0x91ee1e55};
+  std::vector<dynamic_topology> machines;
+  for (std::size_t n : {8, 16, 32, 64}) machines.push_back(generate::ring(n, 6));
+  machines.push_back(amd_mesh(4, 2));
+  machines.push_back(amd_mesh(4, 4));
+  machines.push_back(amd_mesh(8, 4));
+  machines.push_back(amd_mesh(8, 8));
+  const std::size_t plain = machines.size();
+  for (std::size_t m = 0; m < plain; ++m) machines.push_back(with_cpu_less_nodes(machines[m], rng));
+  std::size_t decisions = 0, glueless = 0;
+  for (const dynamic_topology& t : machines) {
+    const kernel_style::numa_state ks = kernel_style::boot(t);
+    with_placement<stacks::linux_modern>(t, [&](const auto& pl) {
+      if (pl.kind != numa_kind::glueless_mesh) return;  // a CPU-less pick can make it another kind
+      ++glueless;
+      const distance_t max = pl.topology().max_distance();
+      for (int i = 0; i < 40; ++i) {
+        fault_case c;
+        fill(c.task, t.node_count(), rng.below(6), rng);
+        fill(c.group, t.node_count(), rng.below(6), rng);
+        std::uint64_t total = 0;
+        for (auto x : c.group) total += x;
+        // Totals as kept (the sum), larger (decayed elsewhere), 0, or 1 (weights that wrap).
+        const std::uint64_t totals[] = {total, total + rng.below(1u << 20), 0, 1};
+        c.in.task = fault_view{c.task, {}, 1};
+        c.in.group = fault_view{c.group, {}, totals[rng.below(4)]};
+        const kernel_style::numa_group ng{c.group.data(), c.in.group.total};
+        const kernel_style::task_struct p{c.task.data(), 1, &ng};
+        ++decisions;
+        INFO("nodes ", t.node_count(), ", input ", i, "\n", describe(t, c.in));
+        CHECK(pl.preferred_node(c.in) == kernel_style::preferred_node(ks, c.in));
+        for (node_index node = 0; node < t.node_count(); ++node) {
+          CHECK(pl.group_weight(c.in, node, max) == kernel_style::group_weight<1>(ks, p, static_cast<int>(node), max));
+        }
+      }
+    });
+  }
+  MESSAGE("cross-checked ", decisions, " grouped decisions on ", glueless, " glueless machines of 8 to 64 nodes");
+  CHECK(glueless >= plain);
+}
+
+TEST_CASE("neighbour_weighting's reciprocal is the kernel's division below 2^56") {
+  // Every share the kernel can take (0 < max - d < max - local < 256), at the counts where a
+  // rounding error would first show.
+  const std::uint64_t below = std::uint64_t{1} << detail::scaled_share::exact_bits;
+  for (std::uint64_t divisor = 2; divisor < 256; ++divisor) {
+    for (std::uint64_t factor = 1; factor < divisor; ++factor) {
+      const std::uint64_t r = detail::scaled_share::reciprocal(factor, divisor);
+      for (std::uint64_t f : {std::uint64_t{0}, std::uint64_t{1}, divisor - 1, divisor, divisor + 1, below / divisor * divisor,
+                              below / divisor * divisor - 1, below - 2, below - 1}) {
+        if (detail::scaled_share::of(f, r) != f * factor / divisor) {
+          INFO("f ", f, " * ", factor, " / ", divisor);
+          CHECK(detail::scaled_share::of(f, r) == f * factor / divisor);
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("the benchmarks' machines: linux-modern, the kernel-style transcription and the argmax agree") {
