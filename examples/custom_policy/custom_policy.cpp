@@ -1,7 +1,8 @@
 // A user-written policy dropped into a stack. Here a runtime keeps node 0 for the operating
 // system and its interrupts: whatever the kernel's rules choose, a task never prefers node 0;
 // it takes the nearest other node instead (the nearest circle first, as seed 002's scheduler
-// would). The policy opts into one hook, refine_preferred, which the composer calls last.
+// would). The policy opts into one hook, refine_preferred (policy/hooks.hpp), which the
+// composer calls after the kernel's rules have chosen.
 #include <numaplace/numaplace.hpp>
 
 #include <iostream>
@@ -21,10 +22,8 @@ struct keep_off_node_0 {
   }
 };
 
-// linux-modern's policies, plus ours.
-using my_stack = numaplace::stack<numaplace::kernel_era::modern, numaplace::fault_scoring<>,
-                                  numaplace::neighbour_weighting<>, numaplace::group_preferred_pull<>,
-                                  numaplace::imbalance_adjustment<numaplace::imbalance_rule::v5_19>, keep_off_node_0>;
+// linux-modern's policies, plus ours (refine_preferred is in_order: ours has the last word).
+using my_stack = numaplace::extend<numaplace::stacks::linux_modern, keep_off_node_0>;
 
 }  // namespace
 
