@@ -34,13 +34,17 @@
 // Adding a hook (say, for fork placement):
 //   1. Write its entry below, a struct named as the member function: `rule`, `provided_by`
 //      (the detecting requires-expression), `call` (forwards to the policy's member) and,
-//      unless in_order, `fallback` (the default; the start of sum, any and all).
-//      Document it as the others: what it decides and after which kernel function, REQUIRED or
-//      OPTIONAL with its default, pre- and postconditions.
+//      unless in_order, `fallback` (the default; the start of sum, any and all). Document it
+//      as the others: what it decides after which kernel function, REQUIRED or OPTIONAL with
+//      its default, pre- and postconditions.
 //   2. Name it in `table` at the end of this header.
-//   3. Add its placement method, one line: `return hooks::combine<hooks::NAME>(*this, policies_, args...);`
-//      (for in_order, the value being refined first).
+//   3. Add its placement method, one line (for in_order, the value being refined first):
+//        R NAME(args) const noexcept { return hooks::combine<hooks::NAME>(*this, policies_, args...); }
 //   4. Test the rule in test/policy/hooks_test.cpp with two small policies.
+// Choosing the rule: a decision the kernel makes by one rule per version (a CPU choice, a scan
+// period, whether a page migrates) is at_most_one, with a default that is what a stack without
+// the feature does; exactly_one breaks every stack that lacks a provider, so keep it for what no
+// stack can do without; in_order for refinements of a value; sum, any or all for votes.
 
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/tuple.hpp>
