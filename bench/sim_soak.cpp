@@ -197,13 +197,9 @@ int main(int argc, char** argv) {
       return soak(e, o, w);
     }
     int status = -1;
-    const bool found = with_stack(o.stack, [&](auto type) {
-      using S = typename decltype(type)::type;
-      with_placement<S>(t, [&](const auto& pl) {
-        using P = std::decay_t<decltype(pl)>;
-        engine<P> e(t, &pl, w, ro);
-        status = soak(e, o, w);
-      });
+    const bool found = with_named_placement(o.stack, t, [&](const auto& pl) {
+      engine<std::decay_t<decltype(pl)>> e(t, &pl, w, ro);
+      status = soak(e, o, w);
     });
     if (!found) usage("unknown stack '" + o.stack + "'");
     return status;

@@ -91,12 +91,8 @@ advice advise(const numaplace::dynamic_topology& t, const process_snapshot& p, s
   const auto stats = numaplace::fault_stats::from_counts(memory, cpu);
   const numaplace::decision_input in{stats.view(), single ? numaplace::fault_view{} : stats.view()};
 
-  bool found = false;
-  numaplace::with_stack(stack, [&](auto type) {
-    found = true;
-    using Stack = typename decltype(type)::type;
-    a.preferred = numaplace::with_placement<Stack>(t, [&](const auto& pl) { return pl.preferred_node(in); });
-  });
+  const bool found =
+      numaplace::with_named_placement(stack, t, [&](const auto& pl) { a.preferred = pl.preferred_node(in); });
   if (!found) throw std::invalid_argument("no stack called '" + std::string(stack) + "'");
 
   // The allowed nodes and CPUs.

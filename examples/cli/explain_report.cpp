@@ -373,10 +373,8 @@ std::vector<std::string> stack_names() {
 explain_report make_explain_report(const explain_input& in, const std::string& stack_name) {
   explain_report r;
   r.stack = stack_name;
-  const bool found = numaplace::with_stack(stack_name, [&](auto type) {
-    using stack = typename decltype(type)::type;
-    numaplace::with_placement<stack>(in.topology, [&](const auto& pl) { fill_report(pl, in, r); });
-  });
+  const bool found =
+      numaplace::with_named_placement(stack_name, in.topology, [&](const auto& pl) { fill_report(pl, in, r); });
   if (!found) {
     throw usage_error(fmt::format("unknown stack '{}'; valid stacks: {}", stack_name, fmt::join(stack_names(), ", ")));
   }

@@ -52,12 +52,8 @@ inline run_result run_stack(const dynamic_topology& t, const workload& w, std::s
   }
   o.mode = balancing::numa;
   run_result result;
-  const bool found = with_stack(stack, [&](auto type) {
-    using S = typename decltype(type)::type;
-    with_placement<S>(t, [&](const auto& pl) {
-      using P = std::decay_t<decltype(pl)>;
-      result = engine<P>(t, &pl, w, o).run();
-    });
+  const bool found = with_named_placement(stack, t, [&](const auto& pl) {
+    result = engine<std::decay_t<decltype(pl)>>(t, &pl, w, o).run();
   });
   if (!found) throw std::invalid_argument("unknown stack '" + std::string(stack) + "'");
   return result;
