@@ -25,28 +25,17 @@ struct fault_scoring {
   template <class Placement>
   node_index select_preferred(const Placement& pl, const decision_input& in) const noexcept {
     if constexpr (Rule >= preferred_rule::v4_19) {
-      // A grouped task on a glueless mesh: the group narrowing finds the maximum in the pass
-      // that weighs every node (the same answer as the maximum below, then group_node()).
+      // A grouped task on a glueless mesh: the group narrowing weighs every node in one pass
+      // and asks for the maximum only when no weight is above 0 (the same answer as the
+      // maximum below, then group_node()).
       constexpr std::size_t narrowing = detail::one_pass_narrowing<Placement>::index;
       if constexpr (narrowing < Placement::active_policy_count()) {
         if (in.has_group()) {
           return pl.template policy<narrowing>().narrow_from_faults(
-              pl, in, [&](node_index max_nid) { return settle_on_cpu(pl.topology(), max_nid); });
+              pl, in, [&] { return settle_on_cpu(pl.topology(), fault_maximum<Placement>(in.group)); });
         }
       }
-      const fault_view& f = in.has_group() ? in.group : in.task;
-      const std::size_t n = f.node_count();  // never reads past the view
-      std::uint64_t max_faults = 0;
-      node_index max_nid = no_node;
-      // A size_t index and the counters read in place: exactly the code of a hand-written
-      // argmax (bench/: within 2 % of its instruction count on direct topologies).
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t v = Placement::faults_on(f, i);
-        if (v > max_faults) {
-          max_faults = v;
-          max_nid = static_cast<node_index>(i);
-        }
-      }
+      node_index max_nid = fault_maximum<Placement>(in.has_group() ? in.group : in.task);
       // max_nid stays no_node exactly when every count is 0; testing it rather than max_faults
       // lets the compiler drop the test where nothing follows (direct, no CPU-less nodes).
       if (max_nid == no_node) return no_node;
@@ -93,6 +82,24 @@ struct fault_scoring {
         return max_nid;
       }
     }
+  }
+
+  /// The first node with the most faults; no_node when every count is 0.
+  template <class Placement>
+  static node_index fault_maximum(const fault_view& f) noexcept {
+    const std::size_t n = f.node_count();  // never reads past the view
+    std::uint64_t max_faults = 0;
+    node_index max_nid = no_node;
+    // A size_t index and the counters read in place: exactly the code of a hand-written
+    // argmax (bench/: within 2 % of its instruction count on direct topologies).
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t v = Placement::faults_on(f, i);
+      if (v > max_faults) {
+        max_faults = v;
+        max_nid = static_cast<node_index>(i);
+      }
+    }
+    return max_nid;
   }
 
   /// The fault maximum as the rule keeps it: since v5.18 never a CPU-less node.

@@ -150,14 +150,14 @@ inline constexpr bool group_weights_in_one_pass =
 /// the policy count. fault_scoring hands grouped decisions to it.
 template <class Placement>
 struct one_pass_narrowing {
-  using settle_fn = node_index (*)(node_index);
+  using maximum_fn = node_index (*)();
   template <class P>
   struct hook : std::bool_constant<requires(const P& p, const Placement& pl, const decision_input& in, node_index n) {
     p.choose_group_node(pl, in, n);
   }> {};
   template <class P>
-  struct can : std::bool_constant<requires(const P& p, const Placement& pl, const decision_input& in, settle_fn settle) {
-    p.narrow_from_faults(pl, in, settle);
+  struct can : std::bool_constant<requires(const P& p, const Placement& pl, const decision_input& in, maximum_fn maximum) {
+    p.narrow_from_faults(pl, in, maximum);
   }> {};
   static constexpr std::size_t index = only_policy_index<Placement, hook, can>;
 };
@@ -184,7 +184,7 @@ class group_preferred_pull {
     if constexpr (View::kind == numa_kind::glueless_mesh) {
       if constexpr (detail::group_weights_in_one_pass<Placement>) {
         if (in.group.node_count() == topo.node_count()) {
-          return best_weight_in_one_pass(pl, in.group, [nid](node_index) { return nid; });
+          return best_weight_in_one_pass(pl, in.group, [nid](bool) { return nid; });
         }
       }
       const distance_t dist = topo.max_distance();
@@ -225,16 +225,15 @@ class group_preferred_pull {
     }
   }
 
-  /// preferred_group_nid(p, settle(max_nid)), max_nid being the first node with the group's
-  /// most faults, in the same pass that totals every node; no_node when every count is 0.
-  /// fault_scoring calls it instead of finding the maximum itself. The group's view must fit
-  /// the topology (placement::preferred_node checks).
-  template <class Placement, class Settle>
+  /// preferred_group_nid(p, maximum()), maximum() being the task's preferred node from the
+  /// group's fault maximum, with every weight from one pass: maximum() is only called when no
+  /// weight is above 0, and no_node is the answer when every count is 0. fault_scoring calls
+  /// it instead of finding the maximum first. The group's view must fit the topology
+  /// (placement::preferred_node checks).
+  template <class Placement, class Maximum>
     requires detail::group_weights_in_one_pass<Placement>
-  node_index narrow_from_faults(const Placement& pl, const decision_input& in, Settle&& settle) const noexcept {
-    return best_weight_in_one_pass(pl, in.group, [&](node_index max_nid) {
-      return max_nid == no_node ? no_node : settle(max_nid);
-    });
+  node_index narrow_from_faults(const Placement& pl, const decision_input& in, Maximum&& maximum) const noexcept {
+    return best_weight_in_one_pass(pl, in.group, [&](bool any_faults) { return any_faults ? maximum() : no_node; });
   }
 
   /// Look beyond the preferred node when the group is active on several nodes (v4.6+ rule:
@@ -255,7 +254,7 @@ class group_preferred_pull {
   static constexpr bool cpu_nodes_only = Rule >= group_rule::v5_18;
 
   // The glueless loop above, every group weight from the one-pass scorer's totals: the first
-  // CPU node with the strictly highest weight, else fallback(the group's fault maximum).
+  // CPU node with the strictly highest weight, else fallback(whether any count is above 0).
   template <class Placement, class Fallback>
   static node_index best_weight_in_one_pass(const Placement& pl, const fault_view& group, Fallback&& fallback) noexcept {
     using A = typename Placement::arithmetic;
@@ -271,7 +270,7 @@ class group_preferred_pull {
     constexpr std::uint64_t no_wrap = std::numeric_limits<std::uint64_t>::max() / 1000;
     std::uint64_t max_score = 0, skip_below = 1;
     node_index max_node = no_node;
-    const node_index max_nid = scorer.for_each_nearby_total(pl, group, wanted, [&](node_index node, std::uint64_t total) {
+    const bool any_faults = scorer.for_each_nearby_total(pl, group, wanted, [&](node_index node, std::uint64_t total) {
       if (total < skip_below) return;
       const std::uint64_t score = A::mul_div(total, 1000, group.total);
       if (score > max_score) {
@@ -280,7 +279,7 @@ class group_preferred_pull {
         skip_below = total <= no_wrap ? total + 1 : 0;
       }
     });
-    return max_node != no_node ? max_node : fallback(max_nid);
+    return max_node != no_node ? max_node : fallback(any_faults);
   }
 
   detail::backplane_groups tree_;
