@@ -42,10 +42,10 @@ template <class Stack, class Old, class New>
 struct replace_in_stack;
 template <kernel_era Era, class... Ps, class Old, class New>
 struct replace_in_stack<stack<Era, Ps...>, Old, New> {
-  // The condition is printed under the message, so the note names the stack and the policy.
+  // Compilers print the failed condition with its arguments: the stack and the policy.
   static_assert(stack_lists<stack<Era, Ps...>, Old>,
-                "numaplace: replace<Stack, Old, New>: Old is not one of Stack's policies (the note below names "
-                "both; spell Old exactly as the stack lists it, template arguments included)");
+                "numaplace: replace<Stack, Old, New>: Old is not one of Stack's policies (the failed condition "
+                "names both; spell Old exactly as the stack lists it, template arguments included)");
   using type = stack<Era, std::conditional_t<std::is_same_v<Ps, Old>, New, Ps>...>;
 };
 

@@ -10,7 +10,8 @@
 //   static R fallback(const Placement&, Args...) noexcept;   the default: the answer of
 //                                                            at_most_one without a provider, the
 //                                                            start of sum, any and all (none
-//                                                            for in_order: the caller's value)
+//                                                            for in_order: the caller's value;
+//                                                            exactly_one's is never called)
 // and a placement method calls `combine<H>(*this, policies_, args...)`.
 
 #include <boost/hana/at.hpp>
@@ -42,7 +43,7 @@ inline constexpr int provider_count<Hook, Placement, boost::hana::tuple<Ps...>> 
     ((Hook::template provided_by<Ps, Placement> ? 1 : 0) + ... + 0);
 
 // The conditions the rules' static_asserts test. GCC and Clang both print a failed condition
-// with its template arguments, so the note under the message names the rule and the hook:
+// with its template arguments, so the diagnostic names the rule and the hook:
 // "exactly_one_policy_provides<numaplace::hooks::select_preferred, 0>" (C++20 messages must be
 // string literals and cannot name the hook themselves).
 template <class Hook, int Providers>
@@ -56,12 +57,12 @@ template <class Hook, int Providers>
 constexpr void check_rule() noexcept {
   if constexpr (Hook::rule == combining::exactly_one) {
     static_assert(exactly_one_policy_provides<Hook, Providers>,
-                  "numaplace: an exactly_one hook (named in the note below) must be provided by exactly one policy "
-                  "of the stack: add one (select_preferred: fault_scoring) or remove the others");
+                  "numaplace: an exactly_one hook (the failed condition names it) must be provided by exactly one "
+                  "policy of the stack: add one (select_preferred: fault_scoring) or remove the others");
   } else if constexpr (Hook::rule == combining::at_most_one) {
     static_assert(at_most_one_policy_provides<Hook, Providers>,
-                  "numaplace: an at_most_one hook (named in the note below) is provided by more than one policy of "
-                  "the stack: keep one (replace<Stack, Old, New> swaps a policy)");
+                  "numaplace: an at_most_one hook (the failed condition names it) is provided by more than one "
+                  "policy of the stack: keep one (replace<Stack, Old, New> swaps a policy)");
   }
 }
 
