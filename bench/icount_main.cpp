@@ -122,11 +122,8 @@ int main(int argc, char** argv) {
     run_decisions(faults, reps, [&](const decision_input& in) { return icount_decide_kernel_style(state, in); });
     return 0;
   }
-  const bool found = numaplace::with_stack(mode, [&](auto stack) {
-    using Stack = typename decltype(stack)::type;
-    numaplace::with_placement<Stack>(*topo, [&](const auto& pl) {
-      run_decisions(faults, reps, [&](const decision_input& in) { return icount_decide_placement(pl, in); });
-    });
+  const bool found = numaplace::with_named_placement(mode, *topo, [&](const auto& pl) {
+    run_decisions(faults, reps, [&](const decision_input& in) { return icount_decide_placement(pl, in); });
   });
   if (!found) {
     std::fprintf(stderr, "numaplace_icount: unknown mode '%.*s'\n", static_cast<int>(mode.size()), mode.data());
