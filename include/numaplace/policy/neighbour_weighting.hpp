@@ -171,19 +171,21 @@ class neighbour_weighting {
     return detail::scaled_share::of(f, t.reciprocal);
   }
 
-  // Counts of 2^56 and more: each share as the kernel computes it. Out of line, so that the
-  // common pass stays small enough to inline into its caller.
+  // Counts of 2^56 and more: each share as the kernel computes it.
+  // This and the visit_*totals below are inlined into for_each_nearby_total: one of them out of
+  // line takes the visitor's address, and GCC 12 then builds the visitor's state in memory on
+  // every path (16 of an 8-node decision's instructions).
   template <class A, class Wanted, class Visit>
-  [[gnu::noinline]] void visit_huge_totals(std::size_t n, const std::uint64_t* f, Wanted& wanted,
-                                           Visit& visit) const noexcept {
+  [[gnu::always_inline]] void visit_huge_totals(std::size_t n, const std::uint64_t* f, Wanted& wanted,
+                                                Visit& visit) const noexcept {
     visit_totals<A>(n, f, wanted, visit,
                     [this](std::uint64_t fj, const detail::nearby_term& t) noexcept { return share<A>(fj, t); });
   }
 
   // visit_totals when every node has T terms, T even: node i's are terms_[T*i .. T*i+T).
   template <class A, std::size_t T, class Wanted, class Visit, class Share>
-  void visit_uniform_totals(std::size_t n, const std::uint64_t* f, Wanted& wanted, Visit& visit,
-                            Share share_of) const noexcept {
+  [[gnu::always_inline]] void visit_uniform_totals(std::size_t n, const std::uint64_t* f, Wanted& wanted,
+                                                   Visit& visit, Share share_of) const noexcept {
     const detail::nearby_term* t = terms_.data();
     for (std::size_t i = 0; i < n; ++i, t += T) {
       if (!wanted(static_cast<node_index>(i))) continue;
@@ -196,7 +198,8 @@ class neighbour_weighting {
   }
 
   template <class A, class Wanted, class Visit, class Share>
-  void visit_totals(std::size_t n, const std::uint64_t* f, Wanted& wanted, Visit& visit, Share share_of) const noexcept {
+  [[gnu::always_inline]] void visit_totals(std::size_t n, const std::uint64_t* f, Wanted& wanted, Visit& visit,
+                                           Share share_of) const noexcept {
     const detail::nearby_term* t = terms_.data();
     const std::uint32_t* end = first_term_.data() + 1;
     for (std::size_t i = 0; i < n; ++i) {
