@@ -73,10 +73,11 @@ TEST_CASE("no neighbour weighting on a direct topology") {
   const faults f({1, 2, 3, 4});
   CHECK(nearby<stacks::linux_modern>(t, f, 0, 20) == 0);
   with_placement<stacks::linux_modern>(t, [](const auto& pl) {
-    // fault_scoring and imbalance_adjustment remain; weighting and group narrowing are gone.
-    CHECK(pl.active_policy_count() == 2);
+    // fault_scoring, imbalance_adjustment and preferred_settling remain; weighting and group
+    // narrowing are gone.
+    CHECK(pl.active_policy_count() == 3);
   });
-  with_placement<stacks::linux_modern>(seed000(), [](const auto& pl) { CHECK(pl.active_policy_count() == 4); });
+  with_placement<stacks::linux_modern>(seed000(), [](const auto& pl) { CHECK(pl.active_policy_count() == 5); });
 }
 
 TEST_CASE("preferred node: the first strict maximum, nothing when all faults are zero") {
