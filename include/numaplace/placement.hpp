@@ -183,6 +183,16 @@ class placement {
     return hooks::combine<hooks::interleave_nodes>(*this, policies_, in, out);
   }
 
+  /// The balancing loop's policies (policy/loop_hooks.hpp): the stack's own, or 6.1's.
+  /// The scan pace: task_scan_start/max, update_task_scan_period, the migrate retry interval.
+  const auto& scan_pacing() const noexcept { return hooks::combine<hooks::scan_pacing>(*this, policies_); }
+  /// Whether a hinting fault migrates its page (misplaced_target).
+  const auto& page_migration() const noexcept { return hooks::combine<hooks::page_migration>(*this, policies_); }
+  /// task_numa_migrate (decide over a machine_view).
+  const auto& task_migration() const noexcept { return hooks::combine<hooks::task_migration>(*this, policies_); }
+  /// Fork placement (select_fork_cpu over a machine_view).
+  const auto& fork_balancing() const noexcept { return hooks::combine<hooks::fork_balancing>(*this, policies_); }
+
   /// The I-th policy that takes part on this kind.
   template <std::size_t I>
   const auto& policy() const noexcept {

@@ -162,3 +162,21 @@ TEST_CASE("scan_period: NUMA_PERIOD_THRESHOLD per rule") {
   CHECK(scan_period<scan_rule::v4_2>::threshold == 7);
   CHECK(scan_period<scan_rule::v4_14>::threshold == 7);
 }
+
+TEST_CASE("scan_period: backs_off says when the mm's next scan is put off too") {
+  fault_window empty;
+  CHECK(scan_period<scan_rule::v4_14>{}.backs_off(empty));
+  fault_window shared_remote;
+  shared_remote.fault_types = {5, 0};
+  shared_remote.locality = {5, 0, 0};
+  CHECK_FALSE(scan_period<scan_rule::v4_14>{}.backs_off(shared_remote));
+  fault_window failed = shared_remote;
+  failed.locality[2] = 1;  // a failed migration: from v4.0 on, scan slower at once
+  CHECK(scan_period<scan_rule::v4_0>{}.backs_off(failed));
+  CHECK_FALSE(scan_period<scan_rule::v3_17>{}.backs_off(failed));
+  // Private-only faults count neither as shared nor local when remote: back off.
+  fault_window private_remote;
+  private_remote.fault_types = {0, 5};
+  private_remote.locality = {5, 0, 0};
+  CHECK(scan_period<scan_rule::v4_14>{}.backs_off(private_remote));
+}

@@ -21,6 +21,8 @@
 //   settle_preferred(pl, in, migrate_outcome) -> node    at_most_one  the preferred node unchanged
 //   interleave_nodes(pl, in, std::span<bool> out)        at_most_one  the preferred node alone
 //   using arithmetic = ...;   (a type)                   at_most_one  kernel_arithmetic
+//   the balancing loop's roles (policy/loop_hooks.hpp):  at_most_one  6.1's policy each
+//     scan_pacing, page_migration, task_migration, fork_balancing
 //   template <numa_kind K> static constexpr bool applies_to;   default true; false drops the
 //                                                      policy from placements on K (no code)
 //
@@ -60,6 +62,7 @@
 #include "arithmetic.hpp"
 #include "combining.hpp"
 #include "inputs.hpp"
+#include "loop_hooks.hpp"
 #include "preferred_settling.hpp"
 
 namespace numaplace {
@@ -265,7 +268,8 @@ struct arithmetic {
 inline constexpr auto table = boost::hana::tuple_t<select_preferred, refine_preferred, choose_group_node, score_nearby,
                                                    scan_all_nodes, has_capacity, adjust_imbalance,
                                                    adjust_balancer_imbalance, settle_preferred, interleave_nodes,
-                                                   arithmetic>;
+                                                   arithmetic, scan_pacing, page_migration, task_migration,
+                                                   fork_balancing>;
 
 /// Fails to compile when the policies of `Policies` (a hana::tuple) break a rule of the table.
 template <class Placement, class Policies>

@@ -139,13 +139,10 @@ struct scan_period {
     const std::uint64_t priv = w.fault_types[1];
     const std::uint64_t remote = w.locality[static_cast<std::size_t>(locality_slot::remote)];
     const std::uint64_t local = w.locality[static_cast<std::size_t>(locality_slot::local)];
-    const std::uint64_t failed = w.locality[static_cast<std::size_t>(locality_slot::migration_failed)];
 
     // No hinting faults at all (the task is idle or its memory is of no interest): scan slower.
     // From v4.0 (074c238177a7) failed migrations also mean migrating too fast: slower too.
-    bool slower = local + shared == 0;
-    if constexpr (Rule >= scan_rule::v4_0) slower = slower || failed != 0;
-    if (slower) return std::min(period_max_ms, period_ms << 1);
+    if (backs_off(w)) return std::min(period_max_ms, period_ms << 1);
 
     const unsigned period_slot = (period_ms + numa_period_slots - 1) / numa_period_slots;  // DIV_ROUND_UP
     const int lr_ratio = ratio(local * numa_period_slots, local + remote);
@@ -177,6 +174,17 @@ struct scan_period {
     }
     const unsigned next = period_ms + static_cast<unsigned>(diff);  // unsigned + int, as in the kernel
     return std::min(std::max(next, smin), smax);                    // clamp()
+  }
+
+  /// Whether update_task_scan_period() backs off at once for window `w` (no faults of
+  /// interest, or, from v4.0, failed migrations): the period doubles and the mm's next scan is
+  /// put off by the new period (mm->numa_next_scan), not only the task's.
+  constexpr bool backs_off(const fault_window& w) const noexcept {
+    const std::uint64_t shared = w.fault_types[0];
+    const std::uint64_t local = w.locality[static_cast<std::size_t>(locality_slot::local)];
+    const std::uint64_t failed = w.locality[static_cast<std::size_t>(locality_slot::migration_failed)];
+    if constexpr (Rule >= scan_rule::v4_0) return local + shared == 0 || failed != 0;
+    return local + shared == 0;
   }
 
   /// numa_migrate_preferred()'s retry interval in jiffies: HZ (1 s) in v3.13..v3.16 (the

@@ -195,4 +195,11 @@ struct numa_migration {
   }
 };
 
+/// numa_migration as kernel `Major.Minor` has it: its rule and its parameters, as a type a
+/// stack can list (a policy in a stack is default-constructed).
+template <unsigned Major, unsigned Minor>
+struct kernel_numa_migration : numa_migration<migrate_rule_for(Major, Minor)> {
+  constexpr kernel_numa_migration() noexcept { this->params = migrate_params_for(Major, Minor); }
+};
+
 }  // namespace numaplace
