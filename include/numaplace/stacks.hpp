@@ -20,11 +20,15 @@
 #include "policy/arithmetic.hpp"
 #include "policy/capacity_check.hpp"
 #include "policy/fault_scoring.hpp"
+#include "policy/fork_placement.hpp"
 #include "policy/group_preferred_pull.hpp"
 #include "policy/imbalance_adjustment.hpp"
+#include "policy/memory_migration.hpp"
 #include "policy/neighbour_weighting.hpp"
 #include "policy/preferred_settling.hpp"
+#include "policy/scan_period.hpp"
 #include "policy/shared_interleave.hpp"
+#include "policy/task_migrate.hpp"
 #include "stack.hpp"
 #include "topology/kinded_topology.hpp"
 
@@ -32,44 +36,63 @@ namespace numaplace {
 
 namespace stacks {
 
-/// Before seed 000: plain fault maxima, task and group combined when they disagree (v3.13-v3.18).
-using vanilla = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, preferred_settling<settle_rule::v3_15>>;
+// Each stack lists its placement rules, then its balancing loop: the scan pace, page
+// migration, task_numa_migrate and fork placement of its kernel (policy/loop_hooks.hpp).
 
-/// Seed 000 patches 1-2: the maximum distance stored and nearby nodes weighed.
+/// Before seed 000 (v3.18): plain fault maxima, task and group combined when they disagree.
+using vanilla = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, preferred_settling<settle_rule::v3_15>,
+                      scan_period<scan_rule::v3_17>, memory_migration<page_migrate_rule::v3_15>,
+                      kernel_numa_migration<3, 18>, fork_placement<fork_rule::v3_8>>;
+
+/// Seed 000 patches 1-2 (on v3.18): the maximum distance stored and nearby nodes weighed.
 using patches_1_2 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, neighbour_weighting<nearby_rule::v3_19>,
-                          preferred_settling<settle_rule::v3_15>>;
+                          preferred_settling<settle_rule::v3_15>, scan_period<scan_rule::v3_17>,
+                          memory_migration<page_migrate_rule::v3_15>, kernel_numa_migration<3, 18>,
+                          fork_placement<fork_rule::v3_8>>;
 
-/// Seed 000 patches 1-4: also a group's preferred node, towards which its tasks are pulled.
+/// Seed 000 patches 1-4 (on v3.18): also a group's preferred node, towards which its tasks
+/// are pulled.
 using patches_1_4 =
     stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
-          group_preferred_pull<group_rule::v3_19>, preferred_settling<settle_rule::v3_15>>;
+          group_preferred_pull<group_rule::v3_19>, preferred_settling<settle_rule::v3_15>,
+          scan_period<scan_rule::v3_17>, memory_migration<page_migrate_rule::v3_15>, kernel_numa_migration<3, 18>,
+          fork_placement<fork_rule::v3_8>>;
 
 /// Linux 4.1: patches 1-4 as merged, numa_has_capacity() without the imbalance margin.
 using linux_4_1 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
                         group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_1>,
-                        preferred_settling<settle_rule::v3_15>>;
+                        preferred_settling<settle_rule::v3_15>, scan_period<scan_rule::v4_0>,
+                        memory_migration<page_migrate_rule::v3_15>, kernel_numa_migration<4, 1>,
+                        fork_placement<fork_rule::v3_8>>;
 
 /// Linux 4.2: patches 1-4 as merged, with seed 001's fixes: numa_has_capacity() with the
 /// imbalance margin, and the preferred node settled even when no better CPU was found.
 using linux_4_2 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
                         group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_2>,
-                        preferred_settling<settle_rule::v4_2>>;
+                        preferred_settling<settle_rule::v4_2>, scan_period<scan_rule::v4_2>,
+                        memory_migration<page_migrate_rule::v3_15>, kernel_numa_migration<4, 2>,
+                        fork_placement<fork_rule::v3_8>>;
 
 /// Linux 5.9: source-based imbalance allowance (before seed 004); settling as since v4.19.
 using linux_5_9 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
                         group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_7>,
-                        preferred_settling<settle_rule::v4_19>>;
+                        preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
+                        memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 9>,
+                        fork_placement<fork_rule::v5_5>>;
 
 /// Linux 5.10: one fault maximum, the hop-limit fix, and seed 004's destination-based imbalance.
 using linux_5_10 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
                          group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_10>,
-                         preferred_settling<settle_rule::v4_19>>;
+                         preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
+                         memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 10>,
+                         fork_placement<fork_rule::v5_5>>;
 
 /// What Debian's 6.1 kernel does: CPU-less nodes ignored, imb_numa_nr allowance. The default.
 using linux_modern =
     stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
           group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>,
-          preferred_settling<settle_rule::v4_19>>;
+          preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
+          memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<6, 1>, fork_placement<fork_rule::v6_0>>;
 
 /// linux-modern whose shared groups interleave their memory over the nodes they use (seed 003).
 using shared_interleave = extend<linux_modern, numaplace::shared_interleave>;

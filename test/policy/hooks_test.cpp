@@ -117,7 +117,11 @@ TEST_CASE("the table: each hook's rule as documented") {
   static_assert(hooks::settle_preferred::rule == combining::at_most_one);
   static_assert(hooks::interleave_nodes::rule == combining::at_most_one);
   static_assert(hooks::arithmetic::rule == combining::at_most_one);
-  static_assert(boost::hana::length(hooks::table) == boost::hana::size_c<11>);
+  static_assert(hooks::scan_pacing::rule == combining::at_most_one);
+  static_assert(hooks::page_migration::rule == combining::at_most_one);
+  static_assert(hooks::task_migration::rule == combining::at_most_one);
+  static_assert(hooks::fork_balancing::rule == combining::at_most_one);
+  static_assert(boost::hana::length(hooks::table) == boost::hana::size_c<15>);
 }
 
 TEST_CASE("exactly_one: the one select_preferred answers") {
@@ -206,6 +210,49 @@ TEST_CASE("at_most_one: the provider's answer, else the documented default") {
   });
 }
 
+TEST_CASE("the balancing loop's roles: the stack's own policy, else 6.1's") {
+  using bare = user_stack<always_node<2>>;
+  on_four_nodes<bare>([&](const auto& pl) {
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.scan_pacing())>, scan_period<scan_rule::v4_14>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.page_migration())>, memory_migration<page_migrate_rule::v4_19>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.task_migration())>, numa_migration<migrate_rule::v6_0>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.fork_balancing())>, fork_placement<fork_rule::v6_0>>);
+    CHECK(pl.task_migration().params.imbalance_pct == 108);
+    CHECK(pl.task_migration().params.cpu_nodes_only);
+  });
+  using old = user_stack<always_node<2>, scan_period<scan_rule::v3_17>, memory_migration<page_migrate_rule::v3_15>,
+                         kernel_numa_migration<3, 18>, fork_placement<fork_rule::v3_8>>;
+  on_four_nodes<old>([&](const auto& pl) {
+    using Pl = std::decay_t<decltype(pl)>;
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.scan_pacing())>, scan_period<scan_rule::v3_17>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.page_migration())>, memory_migration<page_migrate_rule::v3_15>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.task_migration())>, kernel_numa_migration<3, 18>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.fork_balancing())>, fork_placement<fork_rule::v3_8>>);
+    static_assert(!hooks::provides<fault_scoring<>, hooks::task_migration, Pl>);
+    // The policy the stack lists is the one handed back, with the kernel's parameters.
+    CHECK(pl.task_migration().params.imbalance_pct == 112);
+    CHECK_FALSE(pl.task_migration().params.cpu_nodes_only);
+    CHECK(pl.scan_pacing().migrate_retry_jiffies(3200) == 200);  // v3.17: min(1 s, 3200 ms / 16)
+  });
+}
+
+TEST_CASE("every named stack lists its whole balancing loop") {
+  for_each_stack([&](std::string_view name, auto type) {
+    using S = typename decltype(type)::type;
+    INFO(name);
+    with_placement<S>(four_nodes(), [&](const auto& pl) {
+      using Pl = std::decay_t<decltype(pl)>;
+      int roles = 0;
+      pl.for_each_policy([&](const auto& p) {
+        using P = std::decay_t<decltype(p)>;
+        roles += hooks::provides<P, hooks::scan_pacing, Pl> + hooks::provides<P, hooks::page_migration, Pl> +
+                 hooks::provides<P, hooks::task_migration, Pl> + hooks::provides<P, hooks::fork_balancing, Pl>;
+      });
+      CHECK(roles == 4);
+    });
+  });
+}
+
 TEST_CASE("the detecting concept, and rules counted over the policies that take part") {
   with_placement<stacks::linux_modern>(presets::find("seed000-8node")->build(), [](const auto& pl) {
     using Pl = std::decay_t<decltype(pl)>;
@@ -244,12 +291,16 @@ TEST_CASE("extend, replace and with_era: the expected policy lists") {
                                stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>,
                                      neighbour_weighting<nearby_rule::v5_18>, group_preferred_pull<group_rule::v5_18>,
                                      imbalance_adjustment<imbalance_rule::v5_19>,
-                                     preferred_settling<settle_rule::v4_19>, overflow_safe>>);
+                                     preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
+                                     memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<6, 1>,
+                                     fork_placement<fork_rule::v6_0>, overflow_safe>>);
   static_assert(std::is_same_v<stacks::shared_interleave, extend<stacks::linux_modern, shared_interleave>>);
 
-  // Swapped in place, the era kept: linux-5.10 with 5.9's imbalance rule is linux-5.9.
-  static_assert(std::is_same_v<replace<stacks::linux_5_10, imbalance_adjustment<imbalance_rule::v5_10>,
-                                       imbalance_adjustment<imbalance_rule::v5_7>>,
+  // Swapped in place, the era kept: linux-5.10 with 5.9's imbalance rule and task_numa_migrate
+  // is linux-5.9.
+  static_assert(std::is_same_v<replace<replace<stacks::linux_5_10, imbalance_adjustment<imbalance_rule::v5_10>,
+                                               imbalance_adjustment<imbalance_rule::v5_7>>,
+                                       kernel_numa_migration<5, 10>, kernel_numa_migration<5, 9>>,
                                stacks::linux_5_9>);
   static_assert(std::is_same_v<replace<user_stack<remap<1, 2>, scans<true>, remap<1, 2>>, remap<1, 2>, scans<false>>,
                                user_stack<scans<false>, scans<true>, scans<false>>>);  // every occurrence

@@ -73,11 +73,11 @@ TEST_CASE("no neighbour weighting on a direct topology") {
   const faults f({1, 2, 3, 4});
   CHECK(nearby<stacks::linux_modern>(t, f, 0, 20) == 0);
   with_placement<stacks::linux_modern>(t, [](const auto& pl) {
-    // fault_scoring, imbalance_adjustment and preferred_settling remain; weighting and group
-    // narrowing are gone.
-    CHECK(pl.active_policy_count() == 3);
+    // Weighting and group narrowing are gone; fault_scoring, imbalance_adjustment, settling
+    // and the four balancing-loop policies remain.
+    CHECK(pl.active_policy_count() == 7);
   });
-  with_placement<stacks::linux_modern>(seed000(), [](const auto& pl) { CHECK(pl.active_policy_count() == 5); });
+  with_placement<stacks::linux_modern>(seed000(), [](const auto& pl) { CHECK(pl.active_policy_count() == 9); });
 }
 
 TEST_CASE("preferred node: the first strict maximum, nothing when all faults are zero") {
