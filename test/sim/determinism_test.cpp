@@ -11,11 +11,11 @@ using namespace sim_test;
 namespace {
 
 run_result run_named(const dynamic_topology& t, const workload& w, std::string_view stack, std::uint64_t seed,
-                     machine_options m = {}) {
+                     machine_options m = {}, std::string_view baseline_kernel = default_stack_name) {
   run_options o;
   o.seed = seed;
   o.machine = m;
-  return run_stack(t, w, stack, o);
+  return run_stack(t, w, stack, o, baseline_kernel);
 }
 
 }  // namespace
@@ -76,7 +76,7 @@ TEST_CASE("an experiment's results do not depend on its thread count or sharding
       const run_result& sharded = (r % 2 == 0 ? half0 : half1)[s].runs[r / 2];
       CHECK(first_difference(one[s].runs[r], sharded) == "");
       // Run r uses seed e.seed + r: the same as a lone run_stack with that seed.
-      if (r == 0) CHECK(first_difference(one[s].runs[r], run_named(e.topology, e.load, e.stacks[s], e.seed)) == "");
+      if (r == 0) CHECK(first_difference(one[s].runs[r], run_named(e.topology, e.load, e.stacks[s], e.seed, {}, baseline_kernel_of(e.stacks))) == "");
     }
     // Runs differ from each other: each has its own seed.
     CHECK(first_difference(one[s].runs[0], one[s].runs[1]) != "");

@@ -35,12 +35,13 @@ struct cost_model {
   /// Each NUMA hinting fault costs system time (fault entry, PTE update, TLB flush), in ms.
   double hinting_fault_cost_ms = 0.002;
 
-  /// numa_balancing_scan_period_min_ms: each task's memory is sampled once a second.
-  double scan_period_ms = 1000.0;
+  /// The scan itself follows the stack's scan pace and the kernel's default tunables
+  /// (numa_balancing_scan_delay_ms 1000, period_min 1000, period_max 60000, scan_size_mb 256).
 
-  /// Chunks sampled per scan (numa_balancing_scan_size_mb = 256 MB, in 2 MiB chunks, of which
-  /// the task touches a share). Capped by what the task accesses.
-  unsigned scan_chunks = 64;
+  /// An interleave policy's mbind moves at most this many chunks per placement, once a
+  /// second (a bounded copy, so a 5 GB heap is re-placed over seconds, not in one step).
+  unsigned interleave_chunks = 256;
+  double interleave_interval_ms = 1000.0;
 
   /// Pages per chunk (2 MiB of 4 KiB pages): what one sampled chunk records as faults.
   std::uint64_t pages_per_chunk = 512;
@@ -50,9 +51,6 @@ struct cost_model {
 
   /// How often per-task memory latency and node contention are refreshed.
   double refresh_interval_ms = 100.0;
-
-  /// task_numa_compare's thresholds: a swap must gain SMALLIMP and beat the best by 15.
-  long small_improvement = 30;
 };
 
 }  // namespace numaplace::sim

@@ -34,28 +34,40 @@ inline std::vector<std::string> simulation_stack_names() {
   return names;
 }
 
-/// One run of `w` on `t` under the stack called `stack`. Throws std::invalid_argument for an
-/// unknown stack, or for hard binding of a workload that names no bind_nodes.
-inline run_result run_stack(const dynamic_topology& t, const workload& w, std::string_view stack, run_options o) {
+/// The stack whose kernel a baseline runs (with NUMA balancing off) when an experiment names
+/// no other: the default stack.
+inline std::string_view baseline_kernel_of(const std::vector<std::string>& stacks) {
+  for (const auto& s : stacks) {
+    if (s != no_balancing_name && s != hard_binding_name) return s;
+  }
+  return default_stack_name;
+}
+
+/// One run of `w` on `t` under the stack called `stack`. The baselines run the kernel of
+/// `baseline_kernel` (a named stack) with NUMA balancing off: its fork placement and load
+/// balancer, no scanning, no locality preference, as numa_balancing=0 leaves them. Throws
+/// std::invalid_argument for an unknown stack, or for hard binding of a workload that names no
+/// bind_nodes.
+inline run_result run_stack(const dynamic_topology& t, const workload& w, std::string_view stack, run_options o,
+                            std::string_view baseline_kernel = default_stack_name) {
+  std::string_view kernel = stack;
   if (stack == no_balancing_name) {
     o.mode = balancing::none;
-    const no_placement none;
-    return engine<no_placement>(t, &none, w, o).run();
-  }
-  if (stack == hard_binding_name) {
+    kernel = baseline_kernel;
+  } else if (stack == hard_binding_name) {
     for (const auto& p : w.processes) {
       if (p.bind_nodes.empty()) throw std::invalid_argument("hard binding needs bind_nodes for process " + p.name);
     }
     o.mode = balancing::hard_binding;
-    const no_placement none;
-    return engine<no_placement>(t, &none, w, o).run();
+    kernel = baseline_kernel;
+  } else {
+    o.mode = balancing::numa;
   }
-  o.mode = balancing::numa;
   run_result result;
-  const bool found = with_named_placement(stack, t, [&](const auto& pl) {
+  const bool found = with_named_placement(kernel, t, [&](const auto& pl) {
     result = engine<std::decay_t<decltype(pl)>>(t, &pl, w, o).run();
   });
-  if (!found) throw std::invalid_argument("unknown stack '" + std::string(stack) + "'");
+  if (!found) throw std::invalid_argument("unknown stack '" + std::string(kernel) + "'");
   return result;
 }
 
@@ -111,7 +123,7 @@ inline std::vector<stack_results> run_experiment(const experiment& e, unsigned t
         o.seed = e.seed + jobs[j].run;
         o.costs = e.costs;
         o.machine = e.machine;
-        results[j] = run_stack(e.topology, e.load, e.stacks[jobs[j].stack], o);
+        results[j] = run_stack(e.topology, e.load, e.stacks[jobs[j].stack], o, baseline_kernel_of(e.stacks));
       } catch (...) {
         const std::lock_guard lock(progress_lock);
         if (!failure) failure = std::current_exception();

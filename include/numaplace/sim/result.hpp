@@ -34,7 +34,7 @@ struct run_result {
   std::vector<group_result> groups;
   double simulated_seconds = 0;
   std::uint64_t ticks = 0;
-  std::uint64_t events = 0;  ///< task-ticks plus sampled faults
+  std::uint64_t events = 0;  ///< task-ticks plus hinting faults
 
   double total_throughput() const {
     double sum = 0;

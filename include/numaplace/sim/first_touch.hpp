@@ -1,0 +1,59 @@
+#pragma once
+// Where a process's memory starts: on the node of the thread that touches it first (the
+// default local allocation policy). A heap every thread works on is touched by all of them at
+// once, so each chunk lands on a toucher's node drawn at random; a thread's private region on
+// its own node. Hard binding keeps every chunk on the process's allowed nodes.
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "world.hpp"
+
+namespace numaplace::sim {
+
+namespace detail {
+
+// The node of the first task of process p that accesses its region r, else its first task's.
+inline node_index first_accessor_node(const world& s, std::uint32_t p, std::uint32_t r,
+                                      const std::vector<node_index>& toucher_nodes) {
+  const std::uint32_t global = s.mem.region_base[p] + r;
+  for (const auto& t : s.m.tasks) {
+    if (t.process != p) continue;
+    for (const auto& a : t.accesses) {
+      if (a.first == global) return t.node;
+    }
+  }
+  return toucher_nodes.empty() ? 0 : toucher_nodes.front();
+}
+
+}  // namespace detail
+
+/// Places every chunk of process p by first touch, after its first tasks have started.
+inline void first_touch(world& s, std::uint32_t p) {
+  std::vector<node_index> toucher_nodes;
+  for (const auto& t : s.m.tasks) {
+    if (t.process == p) toucher_nodes.push_back(t.node);
+  }
+  const process_spec& spec = s.w.processes[p];
+  const auto& allowed = s.m.processes[p].allowed;
+  auto regions = s.mem.of_process(p);
+  for (std::uint32_t r = 0; r < regions.size(); ++r) {
+    region_state& rs = regions[r];
+    const bool by_all = spec.regions[r].first_touch_by_all;
+    const node_index home = by_all ? no_node : detail::first_accessor_node(s, p, r, toucher_nodes);
+    for (std::size_t c = 0; c < rs.chunks.size(); ++c) {
+      node_index node = home;
+      if (by_all && !toucher_nodes.empty()) {
+        node = toucher_nodes[std::uniform_int_distribution<std::size_t>(0, toucher_nodes.size() - 1)(s.rng)];
+      } else if (node == no_node) {
+        node = 0;
+      }
+      if (!s.m.allowed(p, node)) node = allowed[c % allowed.size()];
+      rs.chunks[c].node = node;
+      ++rs.on_node[node];
+    }
+  }
+}
+
+}  // namespace numaplace::sim

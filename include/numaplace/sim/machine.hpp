@@ -1,0 +1,230 @@
+#pragma once
+// The simulated machine: CPUs grouped into cores and nodes, the tasks queued on them, the
+// processes they belong to, and their numa_groups. It holds state and answers questions about
+// it; every kernel rule that acts on it lives in the library's policies, called from the
+// engine. machine_view_of() presents it as a numaplace::machine_view.
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../policy/inputs.hpp"
+#include "../policy/machine_view.hpp"
+#include "../stats/fault_stats.hpp"
+#include "../stats/numa_group.hpp"
+#include "../topology/dynamic_topology.hpp"
+
+namespace numaplace::sim {
+
+struct machine_options {
+  /// SMT siblings per core; a node's CPUs are grouped into cores in order.
+  unsigned threads_per_core = 1;
+  /// CPUs given to a node whose topology does not list them (but says it has CPUs).
+  unsigned default_cpus_per_node = 4;
+};
+
+struct cpu_state {
+  node_index node = 0;
+  std::uint32_t core = 0;  // global core id
+  std::vector<task_index> tasks;
+};
+
+struct task_state {
+  std::uint32_t process = 0;
+  std::uint32_t thread = 0;
+  std::vector<std::pair<std::uint32_t, double>> accesses;  // global region, normalised weight
+  cpu_index cpu = 0;
+  node_index node = 0;
+  node_index preferred = no_node;
+  group_index group = no_group;
+  fault_stats stats;
+  // The task's NUMA balancing clock (task_struct's numa_* fields).
+  double scan_period_ms = 0;    // numa_scan_period
+  double migrate_retry_ms = 0;  // numa_migrate_retry
+  std::uint32_t scan_seq = 0;   // numa_scan_seq: the mm's pass it last placed in
+  double runtime_ms = 0;        // CPU time since its last window (numa_get_avg_runtime)
+  double window_start_ms = 0;   // when its last window ended
+  double latency = 1.0;         // mean access cost factor at its node
+  double local_share = 1.0;
+  double stall_ms = 0;
+  double work_left_ms = 0;
+  bool alive = true;
+  explicit task_state(std::size_t nodes) : stats(nodes) {}
+};
+
+struct process_state {
+  std::vector<node_index> allowed;  // hard binding: allowed nodes; empty = all
+  std::uint32_t jobs_started = 0, jobs_done = 0;
+  std::uint32_t live = 0;  // tasks running now
+  double ops = 0, local_ops = 0;
+  double finish_ms = -1;
+  std::uint64_t task_moves = 0, page_moves = 0;
+  double next_interleave_ms = 0;
+  bool interleaved = false;  // shared memory placed by the interleave policy, not by faults
+  // The mm's scanner (mm_struct's numa_next_scan, numa_scan_offset, numa_scan_seq).
+  double next_scan_ms = 0;
+  std::uint64_t scan_offset = 0;  // in chunks, over the process's regions in order
+  std::uint32_t scan_seq = 0;
+};
+
+class machine {
+  const dynamic_topology& topo_;
+
+ public:
+  machine(const dynamic_topology& topology, const machine_options& o) : topo_(topology), groups(topology.node_count()) {
+    const std::size_t n = topo_.node_count();
+    node_cpus.resize(n);
+    std::uint32_t core = 0;
+    for (node_index a = 0; a < n; ++a) {
+      if (!topo_.has_cpu(a)) continue;
+      std::size_t count = topo_.cpus(a).size();
+      if (count == 0) count = o.default_cpus_per_node;
+      for (std::size_t i = 0; i < count; ++i) {
+        if (i % o.threads_per_core == 0 && i != 0) ++core;
+        node_cpus[a].push_back(static_cast<cpu_index>(cpus.size()));
+        cpus.push_back({a, core, {}});
+      }
+      ++core;
+    }
+    if (cpus.empty()) throw std::invalid_argument("the topology has no CPUs to run tasks on");
+    core_cpus.resize(core);
+    for (cpu_index i = 0; i < cpus.size(); ++i) core_cpus[cpus[i].core].push_back(i);
+  }
+
+  const dynamic_topology& topology() const noexcept { return topo_; }
+  std::size_t node_count() const noexcept { return topo_.node_count(); }
+
+  std::size_t running_on(node_index n) const {
+    std::size_t count = 0;
+    for (auto c : node_cpus[n]) count += cpus[c].tasks.size();
+    return count;
+  }
+  bool core_busy(std::uint32_t core) const {
+    return std::any_of(core_cpus[core].begin(), core_cpus[core].end(),
+                       [&](cpu_index c) { return !cpus[c].tasks.empty(); });
+  }
+  /// Whether another SMT sibling of `cpu` has work.
+  bool sibling_busy(cpu_index cpu) const {
+    for (auto c : core_cpus[cpus[cpu].core]) {
+      if (c != cpu && !cpus[c].tasks.empty()) return true;
+    }
+    return false;
+  }
+  bool allowed(std::uint32_t process, node_index n) const {
+    const auto& a = processes[process].allowed;
+    return a.empty() || std::find(a.begin(), a.end(), n) != a.end();
+  }
+  /// An idle CPU of node n, on an idle core if there is one, else no_cpu.
+  cpu_index idle_cpu(node_index n) const {
+    cpu_index fallback = no_cpu;
+    for (auto c : node_cpus[n]) {
+      if (!cpus[c].tasks.empty()) continue;
+      if (!core_busy(cpus[c].core)) return c;
+      if (fallback == no_cpu) fallback = c;
+    }
+    return fallback;
+  }
+  /// update_numa_stats() as v3.13..v4.18 summed it, for numa_has_capacity().
+  node_load load_of(node_index n) const {
+    const auto running = static_cast<unsigned>(running_on(n));
+    const auto count = static_cast<unsigned>(node_cpus[n].size());
+    return {std::uint64_t{running} * nice_0_load, std::uint64_t{count} * nice_0_load, running, count};
+  }
+  /// sd->imb_numa_nr of the NUMA domain above node n (v5.18 build_sched_domains: the
+  /// domain's CPUs over its groups, here one node's CPUs over the eight LLCs a node is assumed
+  /// to hold at most, at least 1).
+  int imb_numa_nr(node_index n) const { return std::max(1, int(node_cpus[n].size()) >> 3); }
+
+  /// The group statistics decisions read for task t (empty without a group).
+  fault_view group_view(const task_state& t) const {
+    const numa_group* g = groups.find(t.group);
+    return g ? g->faults.view() : fault_view{};
+  }
+  decision_input input_of(const task_state& t) const { return {t.stats.view(), group_view(t)}; }
+
+  /// Moves task `id` to `to_cpu`; true when it changed node.
+  bool move(task_index id, cpu_index to_cpu) {
+    task_state& t = tasks[id];
+    auto& from = cpus[t.cpu].tasks;
+    from.erase(std::find(from.begin(), from.end(), id));
+    cpus[to_cpu].tasks.push_back(id);
+    const bool crossed = cpus[to_cpu].node != t.node;
+    t.cpu = to_cpu;
+    t.node = cpus[to_cpu].node;
+    return crossed;
+  }
+
+  /// Every live task on exactly one CPU of its node, every group the sum of its live members.
+  std::string check() const {
+    std::vector<std::uint32_t> seen(tasks.size(), 0);
+    for (cpu_index c = 0; c < cpus.size(); ++c) {
+      for (auto id : cpus[c].tasks) {
+        if (id >= tasks.size() || !tasks[id].alive) return "cpu " + std::to_string(c) + " holds a dead or unknown task";
+        if (tasks[id].cpu != c)
+          return "task " + std::to_string(id) + " is listed on cpu " + std::to_string(c) +
+                 " but thinks it is elsewhere";
+        ++seen[id];
+      }
+    }
+    std::vector<std::vector<const fault_stats*>> members(groups.created());
+    for (task_index id = 0; id < tasks.size(); ++id) {
+      const task_state& t = tasks[id];
+      if (!t.alive) {
+        if (t.group != no_group)
+          return "task " + std::to_string(id) + " finished but is still in group " + std::to_string(t.group);
+        continue;
+      }
+      if (seen[id] != 1) return "task " + std::to_string(id) + " is on " + std::to_string(seen[id]) + " cpus";
+      if (t.node != cpus[t.cpu].node) return "task " + std::to_string(id) + " has a stale node";
+      if (t.group != no_group) {
+        if (groups.find(t.group) == nullptr)
+          return "task " + std::to_string(id) + " is in released group " + std::to_string(t.group);
+        members[t.group].push_back(&t.stats);
+      }
+    }
+    for (group_index g = 0; g < groups.created(); ++g) {
+      const numa_group* grp = groups.find(g);
+      if (grp == nullptr) continue;
+      if (const auto bad = numa_group_consistency(*grp, members[g])) return bad->message(g);
+    }
+    return {};
+  }
+
+  std::vector<cpu_state> cpus;
+  std::vector<std::vector<cpu_index>> node_cpus;
+  std::vector<std::vector<cpu_index>> core_cpus;
+  std::vector<task_state> tasks;
+  std::vector<process_state> processes;
+  numa_group_set groups;
+};
+
+/// The machine as a numaplace::machine_view, for the balancing-loop policies.
+class machine_view_of {
+ public:
+  explicit machine_view_of(const machine& m) : m_(m) {}
+  std::size_t node_count() const noexcept { return m_.node_count(); }
+  distance_t distance(node_index a, node_index b) const { return m_.topology().distance(a, b); }
+  std::span<const cpu_index> cpus_of(node_index n) const { return m_.node_cpus[n]; }
+  node_index node_of_cpu(cpu_index c) const { return m_.cpus[c].node; }
+  std::span<const task_index> tasks_on(cpu_index c) const { return m_.cpus[c].tasks; }
+  cpu_index task_cpu(task_index t) const { return m_.tasks[t].cpu; }
+  node_index task_node(task_index t) const { return m_.tasks[t].node; }
+  node_index task_preferred(task_index t) const { return m_.tasks[t].preferred; }
+  fault_view task_faults(task_index t) const { return m_.tasks[t].stats.view(); }
+  fault_view group_faults(task_index t) const { return m_.group_view(m_.tasks[t]); }
+  group_index group_of(task_index t) const { return m_.tasks[t].group; }
+  bool allowed(task_index t, node_index n) const { return m_.allowed(m_.tasks[t].process, n); }
+  std::uint64_t task_load(task_index) const { return nice_0_load; }
+  /// The NUMA domain's imb_numa_nr above node n (task_numa_migrate reads the source's).
+  int imb_numa_nr(node_index n) const { return m_.imb_numa_nr(n); }
+
+ private:
+  const machine& m_;
+};
+
+static_assert(machine_view<machine_view_of>);
+
+}  // namespace numaplace::sim

@@ -1,0 +1,250 @@
+#pragma once
+// The NUMA scanner and the hinting faults it causes, driven as the kernel drives them; every
+// decision on the way is the stack's (its scan pace, page migration, placement, groups' join
+// rule and task_numa_migrate). This file moves the state.
+//
+// The scanner works per process (per mm), not per thread (task_numa_work): when the mm's next
+// scan is due, one of its threads (the cmpxchg winner on numa_next_scan) marks the next
+// scan_size of the process's memory from the mm's scan offset and sets the next scan one of
+// its own scan periods later. At the end of the address space the offset wraps and the mm's
+// pass count (numa_scan_seq) advances. A marked chunk faults once, on its first access, taken
+// by a thread drawn in proportion to how often each thread touches it. The fault (do_numa_page,
+// then task_numa_fault) may migrate the chunk, may join the thread to a group, is recorded,
+// and once the thread's migrate-retry time has passed its placement runs (ending a window once
+// per pass of its mm) and, away from its preferred node, it tries to move there.
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <span>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "../policy/machine_view.hpp"
+#include "../policy/memory_migration.hpp"
+#include "../policy/scan_period.hpp"
+#include "../stats/fault_stats.hpp"
+#include "../stats/numa_group.hpp"
+#include "access_index.hpp"
+#include "group_join.hpp"
+#include "interleave.hpp"
+#include "numa_migrate.hpp"
+#include "world.hpp"
+
+namespace numaplace::sim {
+
+template <class Placement>
+class numa_scanner {
+  using page_policy = std::remove_cvref_t<decltype(std::declval<const Placement&>().page_migration())>;
+  static constexpr bool rate_limited = requires { page_policy::rule; }
+  &&has_migrate_ratelimit(page_policy::rule);
+  static constexpr bool keeps_active_mask = requires { page_policy::rule; }
+  &&page_policy::rule == page_migrate_rule::v3_15;
+
+ public:
+  numa_scanner(world& s, const Placement& pl) : s_(s), pl_(pl), ratelimit_(s.m.node_count()) {}
+
+  /// Rebuilds who touches what (after tasks moved, started or finished).
+  void refresh() { touchers_.rebuild(s_.m, s_.mem.regions.size()); }
+
+  /// init_numa_balancing(): a new task's clock. Its first period is the scan delay; the first
+  /// time it scans it switches to task_scan_start (task_tick_numa).
+  void start_task(task_state& t) {
+    t.scan_period_ms = 0;
+    t.migrate_retry_ms = 0;
+    t.scan_seq = s_.m.processes[t.process].scan_seq;
+    t.window_start_ms = s_.now_ms;
+    t.runtime_ms = 0;
+  }
+
+  /// A new mm's first scan waits numa_balancing_scan_delay_ms.
+  void start_process(process_state& ps) { ps.next_scan_ms = s_.now_ms + tunables_.delay_ms; }
+
+  /// Runs every mm scan that is due now.
+  void scan_due() {
+    for (std::uint32_t p = 0; p < s_.m.processes.size(); ++p) {
+      process_state& ps = s_.m.processes[p];
+      if (ps.live == 0 || ps.next_scan_ms > s_.now_ms) continue;
+      const task_index winner = a_live_task(p);
+      if (winner == no_task) continue;
+      ps.next_scan_ms = s_.now_ms + period_of(s_.m.tasks[winner]);
+      scan_step(p);
+    }
+  }
+
+ private:
+  // task_numa_work(): arm the next scan_size of process p's memory, then deliver its faults.
+  void scan_step(std::uint32_t p) {
+    process_state& ps = s_.m.processes[p];
+    auto regions = s_.mem.of_process(p);
+    const std::uint64_t total = chunks_of(regions);
+    if (total == 0) return;
+    const std::uint64_t pages = std::uint64_t{tunables_.size_mb} << (20 - page_shift);
+    const std::uint64_t step = std::clamp<std::uint64_t>(pages / s_.c.pages_per_chunk, 1, total);
+    armed_.clear();
+    for (std::uint64_t i = 0; i < step; ++i) {
+      const auto [r, c] = locate(regions, ps.scan_offset);
+      regions[r].chunks[c].armed = true;
+      armed_.emplace_back(r, c);
+      if (++ps.scan_offset == total) {
+        ps.scan_offset = 0;
+        ++ps.scan_seq;  // a full pass of the address space
+      }
+    }
+    const std::uint32_t base = s_.mem.region_base[p];
+    for (const auto& [r, c] : armed_) {
+      const task_index who = touchers_.first_toucher(base + r, s_.m, s_.rng);
+      if (who == no_task) continue;  // nobody touches it: it stays armed
+      fault(who, regions[r], regions[r].chunks[c]);
+    }
+  }
+
+  // do_numa_page() and task_numa_fault() for task `id` touching armed chunk `ch`.
+  void fault(task_index id, region_state& rs, chunk_state& ch) {
+    machine& m = s_.m;
+    task_state& t = m.tasks[id];
+    ch.armed = false;
+    ++s_.faults;
+    const last_cpupid last = ch.last;
+    // mpol_misplaced(): the stack's filter sees the page's last cpupid and records this fault.
+    node_index target = pl_.page_migration().misplaced_target(ch.last, migrate_fault_of(t, id, ch));
+    const bool policy_placed = m.processes[t.process].interleaved && rs.shared;
+    if (policy_placed || !m.allowed(t.process, t.node)) target = no_node;
+    bool failed = false;
+    if (target != no_node && rate_limited) {
+      failed = ratelimit_.limited(target, s_.c.pages_per_chunk, static_cast<std::uint64_t>(s_.now_ms * 1e6));
+    }
+    node_index recorded_node = ch.node;
+    if (target != no_node && !failed) {
+      memory_model::place(rs, ch, target);
+      recorded_node = target;
+      t.stall_ms += s_.c.page_migrate_cost_ms;
+      ++m.processes[t.process].page_moves;
+    }
+    t.stall_ms += s_.c.hinting_fault_cost_ms;
+    // First accesses count as private; then private when the same task faulted last, unless a
+    // shared fault turns out to be false sharing.
+    bool is_private = last.unset() || last.task == id;
+    if (!is_private) {
+      is_private = join_on_shared_fault(m, id, last, s_.rng) == join_verdict::false_sharing;
+      if constexpr (keeps_active_mask) grow_masks();
+    }
+    if (s_.now_ms >= t.migrate_retry_ms) {
+      place(id);
+      migrate_preferred(id);
+    }
+    const auto kind = is_private ? numaplace::access::private_access : numaplace::access::shared;
+    m.tasks[id].stats.record(recorded_node, m.tasks[id].node, kind, s_.c.pages_per_chunk, failed);
+  }
+
+  // task_numa_placement(): once per pass of the mm, the window ends and the stack decides.
+  void place(task_index id) {
+    machine& m = s_.m;
+    task_state& t = m.tasks[id];
+    if (t.scan_seq == m.processes[t.process].scan_seq) return;
+    t.scan_seq = m.processes[t.process].scan_seq;
+    const auto& pace = pl_.scan_pacing();
+    const std::uint64_t rss = rss_pages(t.process);
+    const unsigned period_max = pace.task_scan_max(rss, tunables_, scan_group_of(t));
+    const auto runtime_ns = static_cast<std::uint64_t>(t.runtime_ms * 1e6);
+    const auto period_ns = static_cast<std::uint64_t>(std::max(0.0, s_.now_ms - t.window_start_ms) * 1e6);
+    t.runtime_ms = 0;
+    t.window_start_ms = s_.now_ms;
+    numa_group* g = m.groups.find(t.group);
+    const fault_window w = t.stats.end_window(runtime_ns, period_ns, g ? &g->faults : nullptr);
+    if (g != nullptr) {
+      if (s_.o.verify_groups) verify_group(m, t.group);
+      if constexpr (keeps_active_mask) update_active_node_mask(g->faults.view(), mask_of(t.group));
+    }
+    const node_index preferred = pl_.preferred_node(m.input_of(t));
+    if (preferred != no_node) t.preferred = preferred;
+    const unsigned smin = task_scan_min(rss, tunables_);
+    const unsigned smax = pace.task_scan_max(rss, tunables_, scan_group_of(t));
+    t.scan_period_ms = pace.update_task_scan_period(static_cast<unsigned>(period_of(t)), period_max, smin, smax, w);
+    if (pace.backs_off(w)) m.processes[t.process].next_scan_ms = s_.now_ms + t.scan_period_ms;
+    if constexpr (Placement::has_interleave_policy()) apply_interleave(s_, pl_, t.process, m.input_of(t), id);
+  }
+
+  // numa_migrate_preferred(): retry the move to the preferred node every so often.
+  void migrate_preferred(task_index id) {
+    task_state& t = s_.m.tasks[id];
+    if (t.preferred == no_node) return;
+    t.migrate_retry_ms = s_.now_ms + double(pl_.scan_pacing().migrate_retry_jiffies(unsigned(period_of(t))));
+    if (t.node == t.preferred) return;
+    numa_migrate(s_, pl_, id);
+  }
+
+  // The task's numa_scan_period: the scan delay until it first scans, then task_scan_start.
+  double period_of(task_state& t) {
+    if (t.scan_period_ms == 0) {
+      t.scan_period_ms = pl_.scan_pacing().task_scan_start(rss_pages(t.process), tunables_, scan_group_of(t));
+    }
+    return t.scan_period_ms;
+  }
+
+  migrate_fault migrate_fault_of(const task_state& t, task_index id, const chunk_state& ch) const {
+    migrate_fault f;
+    f.task = id;
+    f.page_node = ch.node;
+    f.cpu_node = t.node;
+    f.preferred = t.preferred;
+    f.scan_seq = t.scan_seq;
+    f.group = s_.m.group_view(t);
+    if constexpr (keeps_active_mask) {
+      if (t.group != no_group) f.active_nodes = mask_of(t.group);
+    }
+    return f;
+  }
+
+  scan_group scan_group_of(const task_state& t) const {
+    const numa_group* g = s_.m.groups.find(t.group);
+    return g ? scan_group{g->faults.view(), g->nr_tasks} : scan_group{};
+  }
+
+  std::uint64_t rss_pages(std::uint32_t p) const { return chunks_of(s_.mem.of_process(p)) * s_.c.pages_per_chunk; }
+
+  // ng->active_nodes of v3.15..v4.5, one mask per group id.
+  void grow_masks() {
+    while (masks_.size() < s_.m.groups.created()) {
+      masks_.emplace_back(new bool[s_.m.node_count()]());
+      std::fill_n(masks_.back().get(), s_.m.node_count(), false);
+    }
+  }
+  std::span<bool> mask_of(group_index g) const { return {masks_[g].get(), s_.m.node_count()}; }
+
+  task_index a_live_task(std::uint32_t p) {
+    live_.clear();
+    for (task_index id = 0; id < s_.m.tasks.size(); ++id) {
+      if (s_.m.tasks[id].alive && s_.m.tasks[id].process == p) live_.push_back(id);
+    }
+    if (live_.empty()) return no_task;
+    return live_[std::uniform_int_distribution<std::size_t>(0, live_.size() - 1)(s_.rng)];
+  }
+
+  static std::uint64_t chunks_of(std::span<const region_state> regions) {
+    std::uint64_t n = 0;
+    for (const auto& rs : regions) n += rs.chunks.size();
+    return n;
+  }
+  static std::pair<std::uint32_t, std::uint32_t> locate(std::span<region_state> regions, std::uint64_t offset) {
+    for (std::uint32_t r = 0; r < regions.size(); ++r) {
+      if (offset < regions[r].chunks.size()) return {r, std::uint32_t(offset)};
+      offset -= regions[r].chunks.size();
+    }
+    return {0, 0};
+  }
+
+  static constexpr unsigned page_shift = 12;  // 4 KiB pages
+  world& s_;
+  const Placement& pl_;
+  scan_tunables tunables_{};
+  migrate_ratelimit ratelimit_;
+  access_index touchers_;
+  std::vector<std::unique_ptr<bool[]>> masks_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> armed_;
+  std::vector<task_index> live_;
+};
+
+}  // namespace numaplace::sim

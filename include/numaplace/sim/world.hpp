@@ -1,0 +1,75 @@
+#pragma once
+// One run's whole state: the machine, its memory, the workload, the clock and the random
+// stream. The engine owns it; the components (numa_scan, numa_migrate, fork, load_balance,
+// report) each take it by reference, so each file holds one responsibility and none holds
+// another's state.
+
+#include <cstdint>
+#include <random>
+#include <type_traits>
+
+#include "../topology/dynamic_topology.hpp"
+#include "cost_model.hpp"
+#include "machine.hpp"
+#include "memory.hpp"
+#include "workload.hpp"
+
+namespace numaplace::sim {
+
+/// How a run balances: a placement stack, no NUMA balancing (first touch, load balancing
+/// only), or hard binding (each process on its bind_nodes, as numactl would).
+enum class balancing : std::uint8_t { numa, none, hard_binding };
+
+struct run_options {
+  std::uint64_t seed = 1;
+  cost_model costs{};
+  machine_options machine{};
+  balancing mode = balancing::numa;
+  /// Seconds between snapshots of where each group's tasks are.
+  double snapshot_interval_s = 1.0;
+  /// Check every group against the sum of its members after every window that changes it
+  /// (numa_group_consistency); a violation throws std::logic_error naming the group.
+  bool verify_groups = false;
+};
+
+/// A placement that never decides: the baselines without NUMA balancing.
+struct no_placement {
+  static constexpr bool has_imbalance_policy() noexcept { return false; }
+};
+
+/// Whether runs with placement P do NUMA balancing at all.
+template <class P>
+inline constexpr bool balances_numa = !std::is_same_v<P, no_placement>;
+
+struct world {
+  world(const dynamic_topology& topology, const workload& load, const run_options& options)
+      : topo(topology),
+        w(load),
+        o(options),
+        c(options.costs),
+        rng(options.seed),
+        m(topology, options.machine),
+        mem(load, topology.node_count()) {}
+
+  const dynamic_topology& topo;
+  const workload& w;
+  run_options o;
+  cost_model c;
+  std::mt19937_64 rng;
+  double now_ms = 0;
+  machine m;
+  memory_model mem;
+  std::uint64_t task_ticks = 0, faults = 0;  // the simulator's units of work
+
+  /// Moves task `id` to `cpu`, charging a cross-node move's cache refill.
+  void move_task(task_index id, cpu_index cpu) {
+    task_state& t = m.tasks[id];
+    if (m.move(id, cpu)) {
+      t.stall_ms += c.task_move_cost_ms;
+      ++m.processes[t.process].task_moves;
+    }
+    mem.update_latency(t);
+  }
+};
+
+}  // namespace numaplace::sim
