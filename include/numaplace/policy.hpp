@@ -1,14 +1,21 @@
 #pragma once
-// Every placement policy; stacks.hpp composes them into the kernels' stacks.
+// Every placement and balancing-loop policy; stacks.hpp composes them into the kernels' stacks.
 
 #include "policy/arithmetic.hpp"
+#include "policy/balance_locality.hpp"
 #include "policy/capacity_check.hpp"
 #include "policy/concentric_spread.hpp"
 #include "policy/fault_scoring.hpp"
+#include "policy/fork_placement.hpp"
 #include "policy/group_preferred_pull.hpp"
 #include "policy/hooks.hpp"
 #include "policy/imbalance_adjustment.hpp"
 #include "policy/inputs.hpp"
+#include "policy/loop_hooks.hpp"
+#include "policy/machine_view.hpp"
+#include "policy/memory_migration.hpp"
 #include "policy/neighbour_weighting.hpp"
 #include "policy/preferred_settling.hpp"
+#include "policy/scan_period.hpp"
 #include "policy/shared_interleave.hpp"
+#include "policy/task_migrate.hpp"

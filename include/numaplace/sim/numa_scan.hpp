@@ -38,10 +38,16 @@ namespace numaplace::sim {
 template <class Placement>
 class numa_scanner {
   using page_policy = std::remove_cvref_t<decltype(std::declval<const Placement&>().page_migration())>;
-  static constexpr bool rate_limited = requires { page_policy::rule; }
-  &&has_migrate_ratelimit(page_policy::rule);
-  static constexpr bool keeps_active_mask = requires { page_policy::rule; }
-  &&page_policy::rule == page_migrate_rule::v3_15;
+  // A page policy's kernel rule, when it names one (a user's own policy may not).
+  static constexpr bool has_page_rule = requires { page_policy::rule; };
+  static constexpr bool rate_limited = [] {
+    if constexpr (has_page_rule) return has_migrate_ratelimit(page_policy::rule);
+    return false;
+  }();
+  static constexpr bool keeps_active_mask = [] {
+    if constexpr (has_page_rule) return page_policy::rule == page_migrate_rule::v3_15;
+    return false;
+  }();
 
  public:
   numa_scanner(world& s, const Placement& pl) : s_(s), pl_(pl), ratelimit_(s.m.node_count()) {}
