@@ -133,9 +133,8 @@ class machine {
     const auto count = static_cast<unsigned>(node_cpus[n].size());
     return {std::uint64_t{running} * nice_0_load, std::uint64_t{count} * nice_0_load, running, count};
   }
-  /// sd->imb_numa_nr of the NUMA domain above node n (v5.18 build_sched_domains: the
-  /// domain's CPUs over its groups, here one node's CPUs over the eight LLCs a node is assumed
-  /// to hold at most, at least 1).
+  /// sd->imb_numa_nr above node n as v5.18's build_sched_domains sets it for a node that is
+  /// one LLC (the model's nodes are): the node's CPUs / 8, at least 1.
   int imb_numa_nr(node_index n) const { return std::max(1, int(node_cpus[n].size()) >> 3); }
 
   /// The group statistics decisions read for task t (empty without a group).
