@@ -365,5 +365,13 @@ TEST_CASE("versions map to rules and parameters") {
   static_assert(migrate_params_for(5, 10).imbalance_pct == 108);
   static_assert(!migrate_params_for(5, 17).cpu_nodes_only);
   static_assert(migrate_params_for(5, 18).cpu_nodes_only);
-  CHECK(true);
+  // A stack lists a kernel's migration as a type: its rule and parameters, default-built.
+  const kernel_numa_migration<5, 9> v5_9;
+  const kernel_numa_migration<6, 1> v6_1;
+  CHECK(v5_9.rule == migrate_rule::v5_7);
+  CHECK(v5_9.params.imbalance_pct == 112);
+  CHECK_FALSE(v5_9.params.cpu_nodes_only);
+  CHECK(v6_1.rule == migrate_rule::v6_0);
+  CHECK(v6_1.params.imbalance_pct == 108);
+  CHECK(v6_1.params.cpu_nodes_only);
 }
