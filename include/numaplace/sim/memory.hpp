@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
-#include "../policy/machine_view.hpp"
 #include "../policy/memory_migration.hpp"
 #include "../topology/dynamic_topology.hpp"
 #include "cost_model.hpp"

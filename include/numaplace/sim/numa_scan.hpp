@@ -18,7 +18,6 @@
 #include <memory>
 #include <random>
 #include <span>
-#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -153,6 +152,8 @@ class numa_scanner {
     t.scan_seq = m.processes[t.process].scan_seq;
     const auto& pace = pl_.scan_pacing();
     const std::uint64_t rss = rss_pages(t.process);
+    // numa_scan_period_max is read as the placement starts; update_task_scan_period() clamps by
+    // task_scan_max() again after the window has changed the group's faults (v4.14 scales by them).
     const unsigned period_max = pace.task_scan_max(rss, tunables_, scan_group_of(t));
     const auto runtime_ns = static_cast<std::uint64_t>(t.runtime_ms * 1e6);
     const auto period_ns = static_cast<std::uint64_t>(std::max(0.0, s_.now_ms - t.window_start_ms) * 1e6);
