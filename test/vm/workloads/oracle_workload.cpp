@@ -2,13 +2,22 @@
 // sampler that records what the guest kernel's NUMA balancing thinks of every thread.
 // Built static (the guest has no C library); needs nothing of numaplace.
 //
-//   numaplace-oracle-workload numa01|numa02 [--threads T] [--mib M] [--seconds S]
-//                             [--interval-ms I] [--out DIR]
+//   numaplace-oracle-workload numa01|numa02|jvm [--threads T] [--mib M] [--processes P]
+//                             [--private-mib N] [--seconds S] [--interval-ms I] [--out DIR]
 //
-// numa01: two processes, each with T unpinned threads that all sweep the process's M MiB
-//         (first touched by the process's main thread): memory shared by all its threads.
-// numa02: one process with T unpinned threads, each sweeping its own M MiB slice of one
-//         buffer that the main thread first touched: private memory per thread.
+// numa01: P processes (2), each with T unpinned threads that all sweep the process's M MiB
+//         (48; first touched by the process's main thread): memory shared by all its threads.
+//         Needs P * M MiB.
+// numa02: one process with T unpinned threads, each sweeping its own M MiB (12) slice of one
+//         buffer that the main thread first touched: private memory per thread. Needs T * M MiB.
+// jvm:    JVM-like. P processes (2), each with T unpinned threads, a shared heap of M MiB (32)
+//         first touched by the process's main thread, and per thread N MiB (4) of private
+//         memory that the thread itself allocates and first touches. Each thread loops: three
+//         sweeps of its private memory, then one sweep of a quarter of the heap (which quarter:
+//         a per-thread xorshift64 draw each round). Needs P * (M + T * N) MiB.
+// --processes (at most 64) is for numa01 and jvm, --private-mib for jvm only. Thread stacks and
+// the program itself add well under 1 MiB per thread to the figures above. The memory is first
+// touched after the fork, while the sampler runs, so the first snapshot may see it half touched.
 //
 // The calling process is the sampler: it forks the workload processes, and every I ms
 // (1000) copies /proc/PID/task/TID/sched and the CPU the thread last ran on (stat field 39)
@@ -18,14 +27,22 @@
 //   <the sched file, verbatim>
 //   end
 //
+// MS is whole milliseconds of CLOCK_MONOTONIC since the sampler's start, taken just before the
+// snapshot's files are read (so it is truncated: the snapshot was read at MS to MS + 1 ms).
+//
 // After S seconds (40) it writes DIR/numa_maps.PROCESS (the process's /proc/PID/numa_maps),
 // DIR/final.txt ("task PROCESS PID TID CPU" per thread), DIR/cpulist.NODE for every node and
-// DIR/workload.txt (the arguments), then kills the workload. Exits 0 when all went to plan,
-// else 1 with a message (a workload process that died, an unwritable DIR, no snapshots).
+// DIR/workload.txt, then kills the workload. workload.txt has one "key value" line each:
+// workload, threads, mib, seconds, interval_ms, processes, private_mib (jvm only) and
+// start_mono_ns, the CLOCK_MONOTONIC time in nanoseconds at which MS is 0 (a snapshot's
+// monotonic time is start_mono_ns + MS * 1000000, to within 1 ms, the clock tracefs uses with
+// trace_clock=mono). Exits 0 when all went to plan, else 1 with a message (a bad argument, a
+// workload process that died, an unwritable DIR, no snapshots).
 #include <dirent.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -52,7 +69,9 @@ using clock_type = std::chrono::steady_clock;
 struct options {
   std::string workload;
   unsigned threads = 4;
-  std::size_t mib = 0;  // 0: the workload's default
+  std::size_t mib = 0;          // 0: the workload's default
+  unsigned processes = 0;       // 0: the workload's default (numa01 and jvm only)
+  std::size_t private_mib = 0;  // 0: the workload's default (jvm only)
   unsigned seconds = 40;
   unsigned interval_ms = 1000;
   std::string out = ".";
@@ -75,10 +94,11 @@ unsigned to_unsigned(const std::string& flag, const char* text) {
 options parse(int argc, char** argv) {
   options o;
   if (argc < 2)
-    die("usage: numaplace-oracle-workload numa01|numa02 [--threads T] [--mib M] [--seconds S] [--interval-ms I] [--out "
-        "DIR]");
+    die("usage: numaplace-oracle-workload numa01|numa02|jvm [--threads T] [--mib M] [--processes P] [--private-mib N] "
+        "[--seconds S] [--interval-ms I] [--out DIR]");
   o.workload = argv[1];
-  if (o.workload != "numa01" && o.workload != "numa02") die("unknown workload '" + o.workload + "' (numa01, numa02)");
+  if (o.workload != "numa01" && o.workload != "numa02" && o.workload != "jvm")
+    die("unknown workload '" + o.workload + "' (numa01, numa02, jvm)");
   for (int i = 2; i < argc; ++i) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) die(flag + " needs a value");
@@ -87,6 +107,10 @@ options parse(int argc, char** argv) {
       o.threads = to_unsigned(flag, value);
     else if (flag == "--mib")
       o.mib = to_unsigned(flag, value);
+    else if (flag == "--processes")
+      o.processes = to_unsigned(flag, value);
+    else if (flag == "--private-mib")
+      o.private_mib = to_unsigned(flag, value);
     else if (flag == "--seconds")
       o.seconds = to_unsigned(flag, value);
     else if (flag == "--interval-ms")
@@ -96,7 +120,12 @@ options parse(int argc, char** argv) {
     else
       die("unknown option '" + flag + "'");
   }
-  if (o.mib == 0) o.mib = o.workload == "numa01" ? 48 : 12;
+  if (o.processes != 0 && o.workload == "numa02") die("--processes is for numa01 and jvm (numa02 is one process)");
+  if (o.private_mib != 0 && o.workload != "jvm") die("--private-mib is for jvm only");
+  if (o.processes > 64) die("--processes " + std::to_string(o.processes) + " is too many (at most 64)");
+  if (o.mib == 0) o.mib = o.workload == "numa01" ? 48 : o.workload == "jvm" ? 32 : 12;
+  if (o.processes == 0) o.processes = o.workload == "numa02" ? 1 : 2;
+  if (o.workload == "jvm" && o.private_mib == 0) o.private_mib = 4;
   return o;
 }
 
@@ -115,10 +144,11 @@ std::uint64_t sweep(std::uint64_t* begin, std::uint64_t* end, std::uint64_t stam
   return sum;
 }
 
+// First touch: every page on the node of the calling thread's CPU.
 std::uint64_t* allocate_and_touch(std::size_t bytes) {
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) die("mmap of " + std::to_string(bytes >> 20) + " MiB failed: " + std::strerror(errno));
-  std::memset(p, 1, bytes);  // first touch: every page on the main thread's node
+  std::memset(p, 1, bytes);
   return static_cast<std::uint64_t*>(p);
 }
 
@@ -133,6 +163,33 @@ std::uint64_t* allocate_and_touch(std::size_t bytes) {
       std::uint64_t* end = private_slices ? begin + words / threads : memory + words;
       std::uint64_t stamp = t;
       for (;;) stamp += sweep(begin, end, stamp) | 1;
+    });
+  }
+  for (auto& th : pool) th.join();  // never: the threads sweep until SIGKILL
+  std::_Exit(0);
+}
+
+// jvm: runs in a forked child until the sampler kills it. The main thread first touches the
+// heap; each thread allocates and first touches its own private memory, then loops: three
+// sweeps of the private memory, one sweep of the heap quarter that an xorshift64 draw picks.
+[[noreturn]] void run_jvm_process(unsigned threads, std::size_t heap_bytes, std::size_t private_bytes) {
+  std::uint64_t* heap = allocate_and_touch(heap_bytes);
+  const std::size_t quarter = heap_bytes / sizeof(std::uint64_t) / 4;
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([=] {
+      std::uint64_t* mine = allocate_and_touch(private_bytes);
+      std::uint64_t* mine_end = mine + private_bytes / sizeof(std::uint64_t);
+      std::uint64_t draw = 0x9e3779b97f4a7c15ULL * (t + 1);
+      std::uint64_t stamp = t;
+      for (;;) {
+        for (int i = 0; i < 3; ++i) stamp += sweep(mine, mine_end, stamp) | 1;
+        draw ^= draw << 13;
+        draw ^= draw >> 7;
+        draw ^= draw << 17;
+        std::uint64_t* begin = heap + quarter * (draw % 4);
+        stamp += sweep(begin, begin + quarter, stamp) | 1;
+      }
     });
   }
   for (auto& th : pool) th.join();  // never: the threads sweep until SIGKILL
@@ -198,6 +255,13 @@ void check_alive(const std::vector<worker>& workers) {
   }
 }
 
+// CLOCK_MONOTONIC in nanoseconds: the clock of tracefs's trace_clock=mono.
+std::int64_t mono_ns() {
+  timespec ts{};
+  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) die(std::string("clock_gettime failed: ") + std::strerror(errno));
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path);
   out << text;
@@ -208,21 +272,27 @@ void write_file(const std::string& path, const std::string& text) {
 
 int main(int argc, char** argv) {
   const options o = parse(argc, argv);
-  const bool numa01 = o.workload == "numa01";
   const std::size_t bytes = o.mib << 20;
-  const unsigned processes = numa01 ? 2 : 1;
 
   std::vector<worker> workers;
-  for (unsigned p = 0; p < processes; ++p) {
-    const pid_t pid = fork();
-    if (pid < 0) die(std::string("fork failed: ") + std::strerror(errno));
-    if (pid == 0) run_process(o.threads, numa01 ? bytes : bytes * o.threads, !numa01);
-    workers.push_back({p, pid});
-  }
   const auto kill_all = [&] {
     for (const auto& w : workers) kill(w.pid, SIGKILL);
     for (const auto& w : workers) waitpid(w.pid, nullptr, 0);
   };
+  for (unsigned p = 0; p < o.processes; ++p) {
+    const pid_t pid = fork();
+    if (pid < 0) {
+      const std::string why = std::strerror(errno);
+      kill_all();
+      die("fork failed: " + why);
+    }
+    if (pid == 0) {
+      if (o.workload == "jvm") run_jvm_process(o.threads, bytes, o.private_mib << 20);
+      if (o.workload == "numa01") run_process(o.threads, bytes, false);
+      run_process(o.threads, bytes * o.threads, true);
+    }
+    workers.push_back({p, pid});
+  }
 
   std::ofstream snapshots(o.out + "/snapshots.txt");
   if (!snapshots) {
@@ -230,6 +300,7 @@ int main(int argc, char** argv) {
     die("cannot write " + o.out + "/snapshots.txt");
   }
   const auto start = clock_type::now();
+  const std::int64_t start_mono_ns = mono_ns();
   const auto deadline = start + std::chrono::seconds(o.seconds);
   unsigned seq = 0;
   std::size_t records = 0;
@@ -237,7 +308,7 @@ int main(int argc, char** argv) {
        next += std::chrono::milliseconds(o.interval_ms)) {
     std::this_thread::sleep_until(next);
     check_alive(workers);
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock_type::now() - start).count();
+    const std::int64_t ms = (mono_ns() - start_mono_ns) / 1000000;
     ++seq;
     for (const auto& w : workers) {
       for (const long tid : tids_of(w.pid)) {
@@ -268,9 +339,12 @@ int main(int argc, char** argv) {
   }
   kill_all();
   write_file(o.out + "/final.txt", final_text);
-  write_file(o.out + "/workload.txt", "workload " + o.workload + "\nthreads " + std::to_string(o.threads) + "\nmib " +
-                                          std::to_string(o.mib) + "\nseconds " + std::to_string(o.seconds) +
-                                          "\ninterval_ms " + std::to_string(o.interval_ms) + "\n");
+  std::string workload_text = "workload " + o.workload + "\nthreads " + std::to_string(o.threads) + "\nmib " +
+                              std::to_string(o.mib) + "\nseconds " + std::to_string(o.seconds) + "\ninterval_ms " +
+                              std::to_string(o.interval_ms) + "\nprocesses " + std::to_string(o.processes) + "\n";
+  if (o.workload == "jvm") workload_text += "private_mib " + std::to_string(o.private_mib) + "\n";
+  workload_text += "start_mono_ns " + std::to_string(start_mono_ns) + "\n";
+  write_file(o.out + "/workload.txt", workload_text);
   for (unsigned node = 0;; ++node) {
     bool ok = true;
     const std::string list = read_file("/sys/devices/system/node/node" + std::to_string(node) + "/cpulist", ok);
