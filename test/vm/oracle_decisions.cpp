@@ -1,0 +1,769 @@
+// numaplace-oracle-decisions: the guest kernel's decisions, predicted one by one. Reads what
+// test/vm/oracle-trace recorded in a QEMU guest (trace.txt: every sched_setnuma with the
+// task's and its group's faults at that moment, every task_numa_find_cpu with the node
+// statistics the kernel computed and every CPU's runqueue, every task_numa_assign, and the
+// sched_move/swap/stick_numa outcomes) plus the workload's snapshots, and asks the library:
+//
+//   placement  every preferred node set by task_numa_placement(): preferred_node() on the
+//              faults captured at the set;
+//   migrate    every task_numa_migrate() outcome (move to a node, swap, stick) and the
+//              preferred node it leaves: the stack's task_migration().decide() on a view of the
+//              machine rebuilt from the capture (CPU loads, running tasks) and, for the other
+//              tasks, their latest captured or sampled faults;
+//   weights    the kernel's taskimp/groupimp of each destination tried, against the library's
+//              task_weight()/group_weight() differences.
+//
+// Controls, scored by the same code: "preferred node = the node the task is on" (for
+// migrate: stick), and a uniformly random node with CPUs. A disagreement is "racing" when a
+// task involved changed CPU between the event before the decision and its outcome.
+//
+//   numaplace-oracle-decisions (--preset NAME | --file PATH) [options] DIR...
+//     --stack NAME          the library stack to predict with (linux-modern); also
+//                           linux-4.2, linux-5.9, and two deliberately wrong ones:
+//                           no-settling (v3.15's settling) and no-groups (group faults ignored)
+//     --min-placement PCT   exit 1 when fewer placement sets are predicted exactly
+//     --min-migrate PCT     exit 1 when fewer task_numa_migrate destinations are
+//     --margin PTS          exit 1 when a rate is not PTS points above the better control
+//     --min-decisions N     exit 1 when a checked kind has fewer than N decisions (10)
+//     --show N              print N disagreements of each kind, with what reproduces them (3)
+//
+// Exit status: 0; 1 when a check fails; 2 for bad arguments or results that do not parse
+// (the message names the file and line).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <numaplace/placement.hpp>
+#include <numaplace/policy/preferred_settling.hpp>
+#include <numaplace/policy/task_migrate.hpp>
+#include <numaplace/stack.hpp>
+#include <numaplace/stacks.hpp>
+#include <numaplace/topology/cpulist.hpp>
+#include <numaplace/topology/dynamic_topology.hpp>
+#include <numaplace/topology/load_file.hpp>
+#include <numaplace/topology/presets.hpp>
+#include <numaplace/topology/qemu_args.hpp>
+#include <optional>
+#include <random>
+#include <set>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "guest_records.hpp"
+#include "trace_events.hpp"
+
+namespace {
+
+using namespace numaplace;
+using namespace numaplace_oracle;
+
+// ---- the deliberately wrong stacks (to show the gate fails) ---------------------------------
+
+/// linux-modern with v3.15's settling: the preferred node changes only after a move.
+using no_settling =
+    replace<stacks::linux_modern, preferred_settling<settle_rule::v4_19>, preferred_settling<settle_rule::v3_15>>;
+
+// ---- one task's state as the kernel last showed it -------------------------------------------
+
+/// Faults in topology index order (two per node, shared then private), as fault_view reads them.
+struct faults_state {
+  std::vector<std::uint64_t> task, group_mem, group_cpu;
+  std::uint64_t task_total = 0, group_total = 0;
+  long group = 0;  // numa_group gid, 0 for none
+  std::int64_t ns = -1;
+};
+
+struct known_task {
+  faults_state faults;
+  long preferred = -1;  // guest node id
+  long cpu = -1;
+  std::uint64_t load = nice_0_load;
+};
+
+struct guest_layout {
+  const dynamic_topology* t = nullptr;
+  std::vector<node_index> index_of_guest;
+  std::vector<node_id> guest_of_index;
+  std::vector<node_index> node_of_cpu;  // guest CPU -> topology index
+  std::size_t cpus = 0;
+};
+
+// The captured faults of event e (tfI, gfI, gcI in the guest's node order; ng 0 when none).
+faults_state captured_faults(const trace_log& log, const trace_event& e, const guest_layout& g, bool no_groups) {
+  const std::size_t n = g.t->node_count();
+  faults_state f;
+  f.task.assign(2 * n, 0);
+  f.group_mem.assign(2 * n, 0);
+  f.group_cpu.assign(2 * n, 0);
+  f.ns = e.ns;
+  const bool grouped = log.get(e, "ng") != 0 && !no_groups;
+  for (std::size_t gnode = 0; gnode < n; ++gnode) {
+    for (std::size_t priv = 0; priv < 2; ++priv) {
+      const std::string i = std::to_string(2 * gnode + priv);
+      const std::size_t at = 2 * g.index_of_guest[gnode] + priv;
+      f.task[at] = static_cast<std::uint64_t>(log.get(e, "tf" + i));
+      if (grouped) {
+        f.group_mem[at] = static_cast<std::uint64_t>(log.get(e, "gf" + i));
+        f.group_cpu[at] = static_cast<std::uint64_t>(log.get(e, "gc" + i));
+      }
+    }
+  }
+  if (const auto total = e.find("total")) f.task_total = static_cast<std::uint64_t>(*total);
+  else for (auto v : f.task) f.task_total += v;
+  if (grouped) {
+    f.group = static_cast<long>(log.get(e, "gid"));
+    f.group_total = static_cast<std::uint64_t>(log.get(e, "gtotal"));
+  }
+  return f;
+}
+
+faults_state sampled_faults(const record& r, const guest_layout& g, std::int64_t ns, bool no_groups) {
+  const std::size_t n = g.t->node_count();
+  faults_state f;
+  f.task.assign(2 * n, 0);
+  f.group_mem.assign(2 * n, 0);
+  f.ns = ns;
+  for (std::size_t gnode = 0; gnode < n; ++gnode) {
+    const std::size_t at = 2 * g.index_of_guest[gnode];
+    f.task[at] = r.faults[gnode].task_shared;
+    f.task[at + 1] = r.faults[gnode].task_private;
+    f.task_total += f.task[at] + f.task[at + 1];
+    if (r.group_id != 0 && !no_groups) {
+      f.group_mem[at] = r.faults[gnode].group_shared;
+      f.group_mem[at + 1] = r.faults[gnode].group_private;
+      f.group_total += f.group_mem[at] + f.group_mem[at + 1];
+    }
+  }
+  f.group = no_groups ? 0 : r.group_id;
+  return f;
+}
+
+decision_input input_of_faults(const faults_state& f) {
+  decision_input in;
+  in.task = fault_view{f.task, {}, f.task_total};
+  if (f.group != 0) in.group = fault_view{f.group_mem, f.group_cpu, f.group_total};
+  return in;
+}
+
+// ---- the machine at one task_numa_migrate() call, as a machine_view ---------------------------
+
+class guest_view {
+ public:
+  struct task {
+    long pid = 0;
+    cpu_index cpu = no_cpu;
+    node_index preferred = no_node;
+    faults_state faults;
+    std::uint64_t load = nice_0_load;
+    bool pinned = false;  // not a workload thread: a kernel thread or the sampler, taken as pinned
+  };
+
+  guest_view(const guest_layout& g, int imb_numa_nr) : g_(g), imb_(imb_numa_nr) {
+    node_cpus_.resize(g.t->node_count());
+    for (cpu_index c = 0; c < g.cpus; ++c) node_cpus_[g.node_of_cpu[c]].push_back(c);
+    queues_.resize(g.cpus);
+    curr_.assign(g.cpus, no_task);
+    load_.assign(g.cpus, 0);
+    runnable_.assign(g.cpus, 0);
+    util_.assign(g.cpus, 0);
+    cap_.assign(g.cpus, cpu_capacity_scale);
+  }
+
+  task_index add(task t) {
+    tasks_.push_back(std::move(t));
+    return static_cast<task_index>(tasks_.size() - 1);
+  }
+  task& at(task_index t) { return tasks_[t]; }
+  const task& at(task_index t) const { return tasks_[t]; }
+  std::size_t task_count() const { return tasks_.size(); }
+  void set_cpu(cpu_index c, task_index curr, unsigned nr, std::uint64_t load, std::uint64_t runnable, std::uint64_t util,
+               std::uint64_t cap) {
+    curr_[c] = curr;
+    auto& q = queues_[c];
+    q.clear();
+    if (curr != no_task) q.push_back(curr);
+    while (q.size() < nr) q.push_back(filler());
+    load_[c] = load, runnable_[c] = runnable, util_[c] = util, cap_[c] = cap;
+  }
+
+  // ---- machine_view ----
+  std::size_t node_count() const noexcept { return g_.t->node_count(); }
+  distance_t distance(node_index a, node_index b) const noexcept { return g_.t->distance(a, b); }
+  std::span<const cpu_index> cpus_of(node_index n) const noexcept { return node_cpus_[n]; }
+  node_index node_of_cpu(cpu_index c) const noexcept { return g_.node_of_cpu[c]; }
+  std::span<const task_index> tasks_on(cpu_index c) const noexcept { return queues_[c]; }
+  cpu_index task_cpu(task_index t) const noexcept { return tasks_[t].cpu; }
+  node_index task_node(task_index t) const noexcept {
+    return tasks_[t].cpu == no_cpu ? no_node : g_.node_of_cpu[tasks_[t].cpu];
+  }
+  node_index task_preferred(task_index t) const noexcept { return tasks_[t].preferred; }
+  fault_view task_faults(task_index t) const noexcept { return input_of_faults(tasks_[t].faults).task; }
+  fault_view group_faults(task_index t) const noexcept { return input_of_faults(tasks_[t].faults).group; }
+  group_index group_of(task_index t) const noexcept {
+    return tasks_[t].faults.group == 0 ? no_group : static_cast<group_index>(tasks_[t].faults.group);
+  }
+  bool allowed(task_index t, node_index n) const noexcept { return !tasks_[t].pinned || task_node(t) == n; }
+  std::uint64_t task_load(task_index t) const noexcept { return tasks_[t].load; }
+  // The kernel's own per-CPU readings (load_imbalance.hpp's optional members).
+  task_index current_task(cpu_index c) const noexcept { return curr_[c]; }
+  std::uint64_t cpu_load(cpu_index c) const noexcept { return load_[c]; }
+  std::uint64_t cpu_runnable(cpu_index c) const noexcept { return runnable_[c]; }
+  std::uint64_t cpu_util(cpu_index c) const noexcept { return util_[c]; }
+  std::uint64_t cpu_capacity(cpu_index c) const noexcept { return cap_[c]; }
+  int imb_numa_nr(node_index) const noexcept { return imb_; }
+
+ private:
+  // A runnable task the capture does not name (only its count is known): never a candidate.
+  task_index filler() {
+    task t;
+    t.pinned = true;
+    return add(std::move(t));
+  }
+  const guest_layout& g_;
+  int imb_;
+  std::vector<std::vector<cpu_index>> node_cpus_;
+  std::vector<std::vector<task_index>> queues_;
+  std::vector<task_index> curr_;
+  std::vector<std::uint64_t> load_, runnable_, util_, cap_;
+  std::vector<task> tasks_;
+};
+static_assert(machine_view<guest_view>);
+
+// ---- tallies ------------------------------------------------------------------------------------
+
+struct rate {
+  std::size_t n = 0, ours = 0, current = 0, random = 0, racing_misses = 0;
+  void add(const rate& o) {
+    n += o.n, ours += o.ours, current += o.current, random += o.random, racing_misses += o.racing_misses;
+  }
+  double pct(std::size_t k) const { return n ? 100.0 * static_cast<double>(k) / static_cast<double>(n) : 0.0; }
+  double best_control() const { return std::max(pct(current), pct(random)); }
+};
+
+struct exact {
+  std::size_t n = 0, same = 0;
+  double pct() const { return n ? 100.0 * static_cast<double>(same) / static_cast<double>(n) : 0.0; }
+};
+
+struct workload_result {
+  std::string name;
+  rate placement, migrate, preferred_left;
+  exact weights, node_stats, kind_and_partner;
+  std::size_t migrate_sets_by_caller_mismatch = 0, other_curr = 0;
+  std::uint64_t lost = 0;
+  std::vector<std::string> placement_misses, migrate_misses;
+};
+
+struct options {
+  std::string preset, file, stack = "linux-modern";
+  std::vector<std::string> dirs;
+  double min_placement = -1, min_migrate = -1, margin = -1;
+  std::size_t min_decisions = 10, show = 3;
+  bool no_groups = false;
+};
+
+// ---- reading one workload's results -----------------------------------------------------------
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw parse_error(p.string() + ": cannot read");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::int64_t start_ns_of(const std::map<std::string, std::string>& kv, const std::string& file) {
+  const auto it = kv.find("start_mono_ns");
+  if (it == kv.end()) throw parse_error(file + ": no 'start_mono_ns' (a workload program from before the trace)");
+  const auto v = to_int<std::int64_t>(it->second);
+  if (!v || *v < 0) throw parse_error(file + ": 'start_mono_ns' is not a time");
+  return *v;
+}
+
+// The guest's CPUs per node from cpulist.N (guest node ids), as topology indices per CPU.
+std::vector<node_index> cpu_nodes(const std::filesystem::path& dir, const guest_layout& g) {
+  std::vector<node_index> out;
+  for (std::size_t gnode = 0; gnode < g.t->node_count(); ++gnode) {
+    const auto path = dir / ("cpulist." + std::to_string(gnode));
+    std::string text = read_file(path);
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    if (text.empty()) continue;
+    const auto cpus = parse_cpulist(text, path.string(), 1);
+    for (const auto c : cpus) {
+      if (c >= 4096) throw parse_error(path.string() + ": CPU " + std::to_string(c) + " is beyond 4095");
+      if (out.size() <= c) out.resize(c + 1, no_node);
+      if (out[c] != no_node) throw parse_error(path.string() + ": CPU " + std::to_string(c) + " is on two nodes");
+      out[c] = g.index_of_guest[gnode];
+    }
+  }
+  for (std::size_t c = 0; c < out.size(); ++c)
+    if (out[c] == no_node) throw parse_error((dir / "cpulist.N").string() + ": CPU " + std::to_string(c) + " is on no node");
+  return out;
+}
+
+/// One task_numa_migrate() call, from its first task_numa_find_cpu to its outcome.
+struct migrate_call {
+  std::size_t findcpu = 0, findfaults = 0, cpus = 0;  // event indices of the first try
+  std::vector<std::size_t> tries;                     // every findcpu
+  std::optional<std::size_t> set;                     // a sched_setnuma inside it
+  std::size_t before = 0;                             // the event before the call
+};
+
+template <class Placement>
+class decision_oracle {
+ public:
+  decision_oracle(const Placement& pl, const guest_layout& g, const options& o) : pl_(pl), g_(g), o_(o) {}
+
+  workload_result run(const std::filesystem::path& dir) {
+    workload_result res;
+    const auto wfile = (dir / "workload.txt").string();
+    const auto kv = parse_workload_file(dir / "workload.txt");
+    res.name = kv.at("workload");
+    const std::int64_t start = start_ns_of(kv, wfile);
+    const auto records = parse_snapshots(dir / "snapshots.txt", g_.t->node_count());
+    const trace_log log = parse_trace(read_file(dir / "trace.txt"), (dir / "trace.txt").string());
+    res.lost = log.lost;
+    read_callers(dir / "callers.txt");
+    std::set<long> workload;
+    for (const auto& r : records) workload.insert(r.tid);
+    std::size_t next_record = 0;
+    std::map<long, migrate_call> open;
+    // findfaults and cpus fire on the same call as findcpu, in an order the kernel chooses.
+    std::map<long, std::size_t> pending_faults, pending_cpus;
+    rng_.seed(12345);
+
+    for (std::size_t k = 0; k < log.events.size(); ++k) {
+      const trace_event& e = log.events[k];
+      // Snapshots taken before this event update what is known of each thread.
+      while (next_record < records.size() && start + records[next_record].ms * 1'000'000 <= e.ns) {
+        const record& r = records[next_record++];
+        auto& kt = known_[r.tid];
+        const std::int64_t ns = start + r.ms * 1'000'000;
+        if (kt.faults.ns < ns) kt.faults = sampled_faults(r, g_, ns, o_.no_groups);
+        kt.load = static_cast<std::uint64_t>(std::max(0L, r.load_avg));
+        if (kt.preferred == -1) kt.preferred = r.preferred;
+      }
+      if (e.name == "sched_migrate_task") {
+        known_[static_cast<long>(log.get(e, "pid"))].cpu = static_cast<long>(log.get(e, "dest_cpu"));
+      } else if (e.name == "setnuma") {
+        const long pid = static_cast<long>(log.get(e, "pid"));
+        auto& kt = known_[pid];
+        kt.faults = captured_faults(log, e, g_, o_.no_groups);
+        kt.cpu = static_cast<long>(log.get(e, "cpu"));
+        const auto it = open.find(pid);
+        if (it != open.end()) {
+          it->second.set = k;
+          if (caller_of(log, e) == "placement") ++res.migrate_sets_by_caller_mismatch;
+        } else {
+          if (caller_of(log, e) == "migrate") ++res.migrate_sets_by_caller_mismatch;
+          score_placement(log, e, res);
+        }
+        kt.preferred = static_cast<long>(log.get(e, "nid"));
+      } else if (e.name == "findcpu") {
+        const long pid = static_cast<long>(log.get(e, "pid"));
+        auto [it, fresh] = open.try_emplace(pid);
+        if (fresh) {
+          it->second.findcpu = k;
+          const auto take = [&](std::map<long, std::size_t>& pending) -> std::size_t {
+            const auto p = pending.find(pid);
+            if (p == pending.end() || k - p->second > 3) return 0;
+            return p->second;
+          };
+          it->second.findfaults = take(pending_faults);
+          it->second.cpus = take(pending_cpus);
+          const std::size_t first = std::min({k, it->second.findfaults ? it->second.findfaults : k,
+                                              it->second.cpus ? it->second.cpus : k});
+          it->second.before = first == 0 ? 0 : first - 1;
+        }
+        it->second.tries.push_back(k);
+        pending_faults.erase(pid);
+        pending_cpus.erase(pid);
+      } else if (e.name == "findfaults" || e.name == "cpus") {
+        const long pid = static_cast<long>(log.get(e, "pid"));
+        const auto it = open.find(pid);
+        auto& slot = e.name == "findfaults" ? (it != open.end() ? it->second.findfaults : pending_faults[pid])
+                                            : (it != open.end() ? it->second.cpus : pending_cpus[pid]);
+        if (it == open.end() || (it->second.tries.size() == 1 && slot == 0)) slot = k;
+        if (e.name == "findfaults") known_[pid].faults = captured_faults(log, e, g_, o_.no_groups);
+      } else if (e.name == "sched_move_numa" || e.name == "sched_swap_numa" || e.name == "sched_stick_numa") {
+        const bool pair = e.name != "sched_move_numa";
+        const long pid = static_cast<long>(log.get(e, pair ? "src_pid" : "pid"));
+        // A stick with a destination CPU reports a move or swap that failed: already scored.
+        if (e.name == "sched_stick_numa" && log.get(e, "dst_cpu") != -1) continue;
+        const auto it = open.find(pid);
+        if (it == open.end()) continue;  // began before the trace did
+        score_migrate(log, it->second, k, workload, res);
+        if (e.name == "sched_swap_numa") known_[static_cast<long>(log.get(e, "dst_pid"))].cpu = log.get(e, "src_cpu");
+        known_[pid].cpu = static_cast<long>(log.get(e, pair && e.name == "sched_stick_numa" ? "src_cpu" : "dst_cpu"));
+        open.erase(it);
+      }
+    }
+    return res;
+  }
+
+ private:
+  // Which call site of sched_setnuma() an event came from, by the function its return address
+  // lies in (callers.txt): task_numa_fault, where task_numa_placement is inlined, or
+  // task_numa_migrate (whatever suffix the compiler gave it); empty when unknown.
+  std::string caller_of(const trace_log& log, const trace_event& e) const {
+    const auto it = callers_.find(log.get(e, "ret"));
+    if (it == callers_.end()) return {};
+    if (it->second == "task_numa_fault") return "placement";
+    if (it->second.find("numa_migrate") != std::string::npos) return "migrate";
+    return {};
+  }
+
+  void read_callers(const std::filesystem::path& path) {
+    callers_.clear();
+    if (!std::filesystem::exists(path)) return;
+    std::size_t n = 0;
+    for (const auto& l : read_lines(path)) {
+      ++n;
+      const auto w = words(l);
+      const auto addr = w.size() == 2 ? numaplace_oracle::detail::parse_integer(w[0]) : std::nullopt;
+      if (!addr) fail_at(path.string(), n, "expected '0xADDRESS SYMBOL'");
+      callers_[*addr] = std::string(w[1]);
+    }
+  }
+
+  node_index index_of(long guest_node) const {
+    return guest_node < 0 || static_cast<std::size_t>(guest_node) >= g_.index_of_guest.size()
+               ? no_node
+               : g_.index_of_guest[static_cast<std::size_t>(guest_node)];
+  }
+  long guest_of(node_index n) const { return n == no_node ? -1 : static_cast<long>(g_.guest_of_index[n]); }
+  long random_cpu_node() {
+    std::vector<long> with_cpus;
+    for (std::size_t n = 0; n < g_.t->node_count(); ++n)
+      for (const auto c : g_.node_of_cpu)
+        if (c == n) {
+          with_cpus.push_back(guest_of(static_cast<node_index>(n)));
+          break;
+        }
+    return with_cpus[rng_() % with_cpus.size()];
+  }
+
+  void score_placement(const trace_log& log, const trace_event& e, workload_result& res) {
+    const faults_state f = captured_faults(log, e, g_, o_.no_groups);
+    const long kernel = static_cast<long>(log.get(e, "nid"));
+    const long ours = guest_of(pl_.preferred_node(input_of_faults(f)));
+    const long cpu = static_cast<long>(log.get(e, "cpu"));
+    const long here = cpu >= 0 && static_cast<std::size_t>(cpu) < g_.cpus ? guest_of(g_.node_of_cpu[static_cast<std::size_t>(cpu)]) : -1;
+    auto& r = res.placement;
+    ++r.n;
+    r.ours += ours == kernel;
+    r.current += here == kernel;
+    r.random += random_cpu_node() == kernel;
+    if (ours != kernel && res.placement_misses.size() < o_.show) {
+      std::ostringstream s;
+      s << log.file << ':' << e.line << ": pid " << log.get(e, "pid") << (f.group ? " (grouped)" : "")
+        << ": kernel set node " << kernel << ", library says " << ours << "; reproduce with `numaplace explain "
+        << explain_json(f) << "`";
+      res.placement_misses.push_back(s.str());
+    }
+  }
+
+  std::string explain_json(const faults_state& f) const {
+    const std::size_t n = g_.t->node_count();
+    std::ostringstream s;
+    s << "'{\"distances\": [";
+    for (node_index a = 0; a < n; ++a) {
+      s << (a ? ", " : "") << '[';
+      for (node_index b = 0; b < n; ++b) s << (b ? ", " : "") << g_.t->distance(a, b);
+      s << ']';
+    }
+    const auto list = [&](const std::vector<std::uint64_t>& v, std::size_t priv) {
+      std::string out = "[";
+      for (std::size_t i = 0; i < n; ++i) out += (i ? ", " : "") + std::to_string(v[2 * i + priv]);
+      return out + "]";
+    };
+    s << "], \"private\": " << list(f.task, 1) << ", \"shared\": " << list(f.task, 0);
+    if (f.group != 0)
+      s << ", \"group_private\": " << list(f.group_mem, 1) << ", \"group_shared\": " << list(f.group_mem, 0);
+    s << "}'";
+    return s.str();
+  }
+
+  void score_migrate(const trace_log& log, const migrate_call& call, std::size_t outcome, const std::set<long>& workload,
+                     workload_result& res) {
+    const trace_event& fc = log.events[call.findcpu];
+    const trace_event& out = log.events[outcome];
+    if (call.findfaults == 0 || call.cpus == 0) return;  // the capture is incomplete (trace began mid-call)
+    const trace_event& ff = log.events[call.findfaults];
+    const trace_event& cp = log.events[call.cpus];
+    const long pid = static_cast<long>(log.get(fc, "pid"));
+
+    guest_view v(g_, static_cast<int>(log.get(fc, "imb_numa_nr")));
+    std::map<long, task_index> by_pid;
+    guest_view::task me;
+    me.pid = pid;
+    me.cpu = static_cast<cpu_index>(log.get(fc, "src_cpu"));
+    me.preferred = index_of(log.get(fc, "pref"));
+    me.faults = captured_faults(log, ff, g_, o_.no_groups);
+    me.load = static_cast<std::uint64_t>(log.get(fc, "tload"));
+    by_pid[pid] = v.add(me);
+    for (cpu_index c = 0; c < g_.cpus; ++c) {
+      const std::string p = "c" + std::to_string(c);
+      const long curr = static_cast<long>(log.get(cp, p + "curr"));
+      task_index ct = no_task;
+      if (curr != 0) {
+        const auto it = by_pid.find(curr);
+        if (it != by_pid.end()) {
+          ct = it->second;
+        } else {
+          guest_view::task t;
+          t.pid = curr;
+          t.cpu = c;
+          if (workload.count(curr)) {
+            const auto& kt = known_[curr];
+            t.faults = kt.faults;
+            if (t.faults.task.empty()) t.faults = faults_state{std::vector<std::uint64_t>(2 * g_.t->node_count(), 0), {}, {}, 0, 0, 0, -1};
+            // Same group as the mover: its faults as just captured.
+            if (t.faults.group != 0 && t.faults.group == me.faults.group) {
+              t.faults.group_mem = me.faults.group_mem;
+              t.faults.group_cpu = me.faults.group_cpu;
+              t.faults.group_total = me.faults.group_total;
+            }
+            t.preferred = index_of(kt.preferred);
+            t.load = kt.load;
+          } else {
+            t.pinned = true;
+            t.faults.task.assign(2 * g_.t->node_count(), 0);
+            ++res.other_curr;
+          }
+          ct = v.add(std::move(t));
+          by_pid[curr] = ct;
+        }
+      }
+      const auto util = std::max(log.get(cp, p + "util"), log.get(cp, p + "utilest"));
+      v.set_cpu(c, ct, static_cast<unsigned>(log.get(cp, p + "nr")), static_cast<std::uint64_t>(log.get(cp, p + "load")),
+                static_cast<std::uint64_t>(log.get(cp, p + "runnable")),
+                static_cast<std::uint64_t>(std::min<std::int64_t>(util, 1024)),
+                static_cast<std::uint64_t>(log.get(cp, p + "cap")));
+    }
+    const task_index t = by_pid[pid];
+    const migrate_decision d = pl_.task_migration().decide(v, pl_, t);
+
+    // The kernel's outcome.
+    const long src_nid = static_cast<long>(log.get(fc, "src_nid"));
+    long kernel_dst = src_nid, kernel_partner = 0;
+    std::string kernel_kind = "stick";
+    if (out.name == "sched_move_numa") {
+      kernel_dst = static_cast<long>(log.get(out, "dst_nid"));
+      kernel_kind = "move";
+    } else if (out.name == "sched_swap_numa") {
+      kernel_dst = static_cast<long>(log.get(out, "dst_nid"));
+      kernel_partner = static_cast<long>(log.get(out, "dst_pid"));
+      kernel_kind = "swap";
+    }
+    const long ours_dst = d.kind == migrate_kind::stick ? src_nid : guest_of(g_.node_of_cpu[d.cpu]);
+    const long ours_partner = d.kind == migrate_kind::swap ? v.at(d.swap_with).pid : 0;
+    const std::string ours_kind = d.kind == migrate_kind::stick ? "stick" : d.kind == migrate_kind::move ? "move" : "swap";
+
+    // Racing: a task changed CPU between the event before the call and the outcome.
+    bool racing = false;
+    for (std::size_t k = call.before; k < outcome && !racing; ++k) racing = log.events[k].name == "sched_migrate_task";
+
+    auto& r = res.migrate;
+    ++r.n;
+    const bool hit = ours_dst == kernel_dst;
+    r.ours += hit;
+    r.current += kernel_dst == src_nid;
+    r.random += random_cpu_node() == kernel_dst;
+    if (!hit && racing) ++r.racing_misses;
+    ++res.kind_and_partner.n;
+    res.kind_and_partner.same += hit && ours_kind == kernel_kind && ours_partner == kernel_partner;
+
+    // The preferred node it leaves.
+    const long pref_before = static_cast<long>(log.get(fc, "pref"));
+    const long kernel_left = call.set ? static_cast<long>(log.get(log.events[*call.set], "nid")) : pref_before;
+    auto& p = res.preferred_left;
+    ++p.n;
+    p.ours += guest_of(d.preferred_after) == kernel_left;
+    p.current += kernel_left == src_nid;
+    p.random += random_cpu_node() == kernel_left;
+
+    // The kernel's weights and node statistics for each destination it tried.
+    for (const std::size_t k : call.tries) {
+      const trace_event& tr = log.events[k];
+      const node_index dst = index_of(log.get(tr, "dst_nid"));
+      const node_index src = index_of(src_nid);
+      const auto dist = static_cast<distance_t>(log.get(tr, "dist"));
+      const decision_input in = input_of_faults(me.faults);
+      if (k == call.findcpu && dst != no_node) {
+        const long taskimp = static_cast<long>(pl_.task_weight(in, dst, dist)) - static_cast<long>(pl_.task_weight(in, src, dist));
+        const long groupimp =
+            static_cast<long>(pl_.group_weight(in, dst, dist)) - static_cast<long>(pl_.group_weight(in, src, dist));
+        ++res.weights.n;
+        res.weights.same += taskimp == log.get(tr, "taskimp") && groupimp == log.get(tr, "groupimp");
+        const numa_stats ns = update_numa_stats(v, static_cast<unsigned>(log.get(tr, "imbalance_pct")), dst, t);
+        ++res.node_stats.n;
+        res.node_stats.same += static_cast<std::int64_t>(ns.load) == log.get(tr, "dload") &&
+                               static_cast<std::int64_t>(ns.nr_running) == log.get(tr, "dnr") &&
+                               static_cast<std::int64_t>(ns.node_type) == log.get(tr, "dtype") &&
+                               (ns.idle_cpu == no_cpu ? -1 : static_cast<std::int64_t>(ns.idle_cpu)) == log.get(tr, "didle");
+      }
+    }
+
+    if (!hit && res.migrate_misses.size() < o_.show) {
+      std::ostringstream s;
+      s << log.file << ':' << fc.line << ": pid " << pid << " on node " << src_nid << " prefers "
+        << log.get(fc, "pref") << ": kernel " << kernel_kind << " to node " << kernel_dst;
+      if (kernel_partner) s << " with pid " << kernel_partner;
+      s << " (line " << out.line << "), library " << ours_kind << " to node " << ours_dst;
+      if (ours_partner) s << " with pid " << ours_partner;
+      s << (racing ? " [racing]" : "") << "; tried:";
+      for (const std::size_t k : call.tries) {
+        const trace_event& tr = log.events[k];
+        s << " node " << log.get(tr, "dst_nid") << " (taskimp " << log.get(tr, "taskimp") << ", groupimp "
+          << log.get(tr, "groupimp") << ", dst load " << log.get(tr, "dload") << " nr " << log.get(tr, "dnr")
+          << " type " << log.get(tr, "dtype") << ")";
+      }
+      res.migrate_misses.push_back(s.str());
+    }
+  }
+
+  const Placement& pl_;
+  const guest_layout& g_;
+  const options& o_;
+  std::map<long, known_task> known_;
+  std::map<std::int64_t, std::string> callers_;
+  std::mt19937 rng_;
+};
+
+void print_rate(const char* label, const rate& r) {
+  std::printf("  %-15s %5zu  library %5.1f %%  current node %5.1f %%  random %5.1f %%", label, r.n, r.pct(r.ours),
+              r.pct(r.current), r.pct(r.random));
+  if (r.racing_misses) std::printf("  (%zu misses racing)", r.racing_misses);
+  std::printf("\n");
+}
+
+template <class Stack>
+int run_with(const options& o, const guest_layout& g) {
+  int status = 0;
+  with_placement<Stack>(*g.t, [&](const auto& pl) {
+    workload_result all;
+    all.name = "all";
+    const auto check = [&](const std::string& where, const char* what, const rate& r, double min) {
+      if (min < 0) return;
+      if (r.n < o.min_decisions) {
+        std::printf("FAILED: %s: %zu %s decisions, fewer than %zu\n", where.c_str(), r.n, what, o.min_decisions);
+        status = 1;
+        return;
+      }
+      if (r.pct(r.ours) < min) {
+        std::printf("FAILED: %s: %s predicted %.1f %%, under %.1f %%\n", where.c_str(), what, r.pct(r.ours), min);
+        status = 1;
+      }
+      if (o.margin >= 0 && r.pct(r.ours) - r.best_control() < o.margin) {
+        std::printf("FAILED: %s: %s predicted %.1f %%, not %.0f points above the better control (%.1f %%)\n",
+                    where.c_str(), what, r.pct(r.ours), o.margin, r.best_control());
+        status = 1;
+      }
+    };
+    for (const auto& dir : o.dirs) {
+      decision_oracle<std::decay_t<decltype(pl)>> oracle(pl, g, o);
+      const workload_result r = oracle.run(dir);
+      std::printf("%s (%s, stack %s)%s\n", r.name.c_str(), dir.c_str(), o.stack.c_str(),
+                  r.lost ? (" - the kernel lost " + std::to_string(r.lost) + " events").c_str() : "");
+      print_rate("placement sets", r.placement);
+      print_rate("migrate dest.", r.migrate);
+      print_rate("preferred left", r.preferred_left);
+      std::printf("  exact: kind and partner %.1f %% of %zu; taskimp/groupimp %.1f %% of %zu; node stats %.1f %% of %zu\n",
+                  r.kind_and_partner.pct(), r.kind_and_partner.n, r.weights.pct(), r.weights.n, r.node_stats.pct(),
+                  r.node_stats.n);
+      if (r.other_curr) std::printf("  %zu swap candidates were not workload threads (taken as pinned)\n", r.other_curr);
+      for (const auto& m : r.placement_misses) std::printf("  placement miss: %s\n", m.c_str());
+      for (const auto& m : r.migrate_misses) std::printf("  migrate miss: %s\n", m.c_str());
+      all.placement.add(r.placement);
+      all.migrate.add(r.migrate);
+      all.preferred_left.add(r.preferred_left);
+    }
+    std::printf("all workloads\n");
+    print_rate("placement sets", all.placement);
+    print_rate("migrate dest.", all.migrate);
+    print_rate("preferred left", all.preferred_left);
+    check("all workloads", "placement sets", all.placement, o.min_placement);
+    check("all workloads", "migrate destinations", all.migrate, o.min_migrate);
+  });
+  return status;
+}
+
+int run(const options& o) {
+  const dynamic_topology t = !o.preset.empty() ? [&] {
+    const auto* p = presets::find(o.preset);
+    if (!p) throw std::invalid_argument("no preset '" + o.preset + "'");
+    return p->build();
+  }()
+                                               : load::file(o.file);
+  guest_layout g;
+  g.t = &t;
+  g.guest_of_index = qemu_guest_node_ids(t);
+  g.index_of_guest.resize(t.node_count());
+  for (node_index i = 0; i < t.node_count(); ++i) g.index_of_guest[static_cast<std::size_t>(g.guest_of_index[i])] = i;
+  g.node_of_cpu = cpu_nodes(o.dirs.front(), g);
+  g.cpus = g.node_of_cpu.size();
+  if (o.stack == "linux-modern" || o.stack == "no-groups") return run_with<stacks::linux_modern>(o, g);
+  if (o.stack == "linux-4.2") return run_with<stacks::linux_4_2>(o, g);
+  if (o.stack == "linux-5.9") return run_with<stacks::linux_5_9>(o, g);
+  if (o.stack == "no-settling") return run_with<no_settling>(o, g);
+  throw std::invalid_argument("--stack: no stack '" + o.stack + "' (linux-modern, linux-4.2, linux-5.9, no-settling, no-groups)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  try {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    const auto number = [&](std::size_t& i) {
+      if (i + 1 >= args.size()) throw std::invalid_argument(args[i] + " needs a value");
+      const std::string& v = args[++i];
+      std::size_t used = 0;
+      const double d = std::stod(v, &used);
+      if (used != v.size() || d < 0) throw std::invalid_argument(args[i - 1] + ": '" + v + "' is not a number >= 0");
+      return d;
+    };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      const auto value = [&]() -> const std::string& {
+        if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+        return args[++i];
+      };
+      if (a == "--preset") o.preset = value();
+      else if (a == "--file") o.file = value();
+      else if (a == "--stack") o.stack = value();
+      else if (a == "--min-placement") o.min_placement = number(i);
+      else if (a == "--min-migrate") o.min_migrate = number(i);
+      else if (a == "--margin") o.margin = number(i);
+      else if (a == "--min-decisions") o.min_decisions = static_cast<std::size_t>(number(i));
+      else if (a == "--show") o.show = static_cast<std::size_t>(number(i));
+      else if (a == "-h" || a == "--help") {
+        std::printf("usage: numaplace-oracle-decisions (--preset NAME | --file PATH) [--stack NAME] [--min-placement PCT]\n"
+                    "       [--min-migrate PCT] [--margin PTS] [--min-decisions N] [--show N] DIR...\n");
+        return 0;
+      } else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a);
+      else o.dirs.push_back(a);
+    }
+    if (o.preset.empty() == o.file.empty()) throw std::invalid_argument("give one of --preset and --file");
+    if (o.dirs.empty()) throw std::invalid_argument("no result folders");
+    o.no_groups = o.stack == "no-groups";
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "numaplace-oracle-decisions: %s (try --help)\n", e.what());
+    return 2;
+  }
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "numaplace-oracle-decisions: %s\n", e.what());
+    return 2;
+  }
+}
