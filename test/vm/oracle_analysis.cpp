@@ -14,6 +14,7 @@
 //                           preferred node only task_numa_placement sets)
 //     --max-unexplained PCT exit 1 when more than PCT of them are (d), unexplained
 //     --sim-seeds N         simulator runs per workload (3; 0: no simulation)
+//     --sim-first-seed K    the first simulator seed (1): runs use seeds K..K+N-1
 //     --show-other          print every unexplained disagreement as `numaplace explain` input
 //
 // Exit status: 0; 1 when a --min / --max check fails or no snapshot had faults; 2 for bad
@@ -161,6 +162,7 @@ struct options {
   std::string preset, file;
   double min_agreement = -1, min_ungrouped_agreement = -1, max_unexplained = -1;
   unsigned sim_seeds = 3;
+  unsigned sim_first_seed = 1;
   bool show_other = false;
   std::vector<std::string> dirs;
 };
@@ -179,6 +181,29 @@ dynamic_topology one_cpu_per_node(const dynamic_topology& t) {
     if (t.has_cpu(a)) nodes[a].cpus.push_back(static_cast<unsigned>(guest[a]));
   }
   return dynamic_topology(rows, std::move(nodes));
+}
+
+// The guest's jvm workload in the simulator: per process a shared heap first touched by its
+// main thread and per-thread private data; a worker sweeps its private data three times per
+// sweep of a quarter of the heap, so by bytes 3 * private : heap / 4.
+numaplace::sim::workload jvm_like(const std::map<std::string, std::string>& kv, unsigned processes, unsigned threads,
+                                  std::uint32_t heap_chunks, const std::string& file) {
+  const unsigned private_mib = number_of(kv, "private_mib", file);
+  const auto private_chunks = std::max(1u, private_mib / 2);
+  const double heap_bytes = heap_chunks / 4.0, private_bytes = 3.0 * private_chunks;
+  const double heap_weight = heap_bytes / (heap_bytes + private_bytes);
+  numaplace::sim::workload w{"jvm", {}, 60.0, false, 0};
+  for (unsigned j = 0; j < processes; ++j) {
+    numaplace::sim::process_spec p;
+    p.name = "jvm" + std::to_string(j + 1);
+    p.regions.push_back({heap_chunks, false});
+    for (unsigned t = 0; t < threads; ++t) {
+      p.regions.push_back({private_chunks, false});
+      p.threads.push_back({{{0, heap_weight}, {t + 1, 1.0 - heap_weight}}});
+    }
+    w.processes.push_back(std::move(p));
+  }
+  return w;
 }
 
 int run(const options& o) {
@@ -214,7 +239,7 @@ int run(const options& o) {
       const std::filesystem::path dir(dir_name);
       const auto kv = parse_workload_file(dir / "workload.txt");
       const std::string name = kv.at("workload");
-      if (name != "numa01" && name != "numa02")
+      if (name != "numa01" && name != "numa02" && name != "jvm")
         throw parse_error((dir / "workload.txt").string() + ": unknown workload " + name);
       const unsigned threads = number_of(kv, "threads", (dir / "workload.txt").string());
       const unsigned mib = number_of(kv, "mib", (dir / "workload.txt").string());
@@ -305,8 +330,7 @@ int run(const options& o) {
       overall.add(all);
       overall_ungrouped.add(ungrouped);
       std::printf("\n%s: %u thread%s x %u MiB%s, %u s, %zu thread snapshots\n", name.c_str(), threads,
-                  threads == 1 ? "" : "s", mib, name == "numa01" ? " per process, 2 processes" : " each", seconds,
-                  records.size());
+                  threads == 1 ? "" : "s", mib, name == "numa02" ? " each" : " per process", seconds, records.size());
       print_tally("all", all);
       print_tally("in a numa_group", grouped);
       print_tally("not in a group", ungrouped);
@@ -324,7 +348,8 @@ int run(const options& o) {
         std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         for (unsigned cpu : numaplace::parse_cpulist(text, path.string(), 1)) node_of_cpu[cpu] = static_cast<long>(g);
       }
-      const unsigned processes = name == "numa01" ? 2 : 1;
+      const unsigned processes =
+          kv.count("processes") ? number_of(kv, "processes", (dir / "workload.txt").string()) : name == "numa01" ? 2 : 1;
       std::vector<std::set<long>> thread_nodes(processes);
       {
         std::size_t line = 0;
@@ -349,11 +374,13 @@ int run(const options& o) {
         // Same shape: 2 MiB chunks, runs as long as the guest's; work that does not end first.
         const auto chunks = std::max(1u, mib / 2);
         auto w = name == "numa01" ? numaplace::sim::workloads::numa01(threads, chunks, 1e12)
-                                  : numaplace::sim::workloads::numa02(threads, chunks, 1e12);
+                 : name == "numa02" ? numaplace::sim::workloads::numa02(threads, chunks, 1e12)
+                                    : jvm_like(kv, processes, threads, chunks, (dir / "workload.txt").string());
+        if (name == "numa01") w.processes.resize(processes, w.processes.front());
         w.seconds = seconds;
         for (unsigned s = 1; s <= o.sim_seeds; ++s) {
           numaplace::sim::run_options ro;
-          ro.seed = s;
+          ro.seed = o.sim_first_seed + s - 1;
           sims.push_back(numaplace::sim::run_stack(sim_topology, w, "linux-modern", ro));
         }
       }
@@ -366,7 +393,7 @@ int run(const options& o) {
           if (total > 0 && pages[g] * 10 >= total) memory_nodes.push_back(static_cast<long>(g));
         }
         convergence_row row{name,
-                            name == "numa01" ? "process " + std::to_string(p + 1) : "process",
+                            processes > 1 ? "process " + std::to_string(p + 1) : "process",
                             node_set(memory_nodes),
                             node_set({thread_nodes[p].begin(), thread_nodes[p].end()}),
                             "",
@@ -400,8 +427,8 @@ int run(const options& o) {
 
   std::printf(
       "\nconvergence at the end (guest node ids; memory: nodes with >= 10 %% of the process's pages;\n"
-      "threads: nodes its threads last ran on; simulator: linux-modern, seeds 1..%u, one CPU per node):\n",
-      o.sim_seeds);
+      "threads: nodes its threads last ran on; simulator: linux-modern, seeds %u..%u, one CPU per node):\n",
+      o.sim_first_seed, o.sim_first_seed + o.sim_seeds - 1);
   std::printf("  %-8s %-10s | %-18s %-18s | %-s\n", "workload", "process", "guest memory", "guest threads",
               "sim memory / threads");
   for (const auto& r : rows) {
@@ -457,6 +484,8 @@ int main(int argc, char** argv) {
         o.max_unexplained = std::stod(value());
       else if (a == "--sim-seeds")
         o.sim_seeds = static_cast<unsigned>(std::stoul(value()));
+      else if (a == "--sim-first-seed")
+        o.sim_first_seed = static_cast<unsigned>(std::stoul(value()));
       else if (a == "--show-other")
         o.show_other = true;
       else if (!a.empty() && a[0] == '-')

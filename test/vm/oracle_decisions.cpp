@@ -22,7 +22,8 @@
 //                           linux-4.2, linux-5.9, and two deliberately wrong ones:
 //                           no-settling (v3.15's settling) and no-groups (group faults ignored)
 //     --min-placement PCT   exit 1 when fewer placement sets are predicted exactly
-//     --min-migrate PCT     exit 1 when fewer task_numa_migrate destinations are
+//     --min-migrate PCT     exit 1 when fewer task_numa_migrate destinations, or fewer of the
+//                           preferred nodes they leave, are
 //     --margin PTS          exit 1 when a rate is not PTS points above the better control
 //     --min-decisions N     exit 1 when a checked kind has fewer than N decisions (10)
 //     --show N              print N disagreements of each kind, with what reproduces them (3)
@@ -669,6 +670,7 @@ int run_with(const options& o, const guest_layout& g) {
         status = 1;
       }
     };
+    std::map<std::string, workload_result> by_workload;
     for (const auto& dir : o.dirs) {
       decision_oracle<std::decay_t<decltype(pl)>> oracle(pl, g, o);
       const workload_result r = oracle.run(dir);
@@ -681,11 +683,24 @@ int run_with(const options& o, const guest_layout& g) {
                   r.kind_and_partner.pct(), r.kind_and_partner.n, r.weights.pct(), r.weights.n, r.node_stats.pct(),
                   r.node_stats.n);
       if (r.other_curr) std::printf("  %zu swap candidates were not workload threads (taken as pinned)\n", r.other_curr);
+      if (r.migrate_sets_by_caller_mismatch)
+        std::printf("  %zu sched_setnuma calls whose return address disagrees with the event order\n",
+                    r.migrate_sets_by_caller_mismatch);
       for (const auto& m : r.placement_misses) std::printf("  placement miss: %s\n", m.c_str());
       for (const auto& m : r.migrate_misses) std::printf("  migrate miss: %s\n", m.c_str());
-      all.placement.add(r.placement);
-      all.migrate.add(r.migrate);
-      all.preferred_left.add(r.preferred_left);
+      for (auto* sum : {&all, &by_workload[r.name]}) {
+        sum->placement.add(r.placement);
+        sum->migrate.add(r.migrate);
+        sum->preferred_left.add(r.preferred_left);
+      }
+    }
+    if (o.dirs.size() > 1) {
+      for (const auto& [name, r] : by_workload) {
+        std::printf("%s, all runs\n", name.c_str());
+        print_rate("placement sets", r.placement);
+        print_rate("migrate dest.", r.migrate);
+        print_rate("preferred left", r.preferred_left);
+      }
     }
     std::printf("all workloads\n");
     print_rate("placement sets", all.placement);
@@ -693,6 +708,7 @@ int run_with(const options& o, const guest_layout& g) {
     print_rate("preferred left", all.preferred_left);
     check("all workloads", "placement sets", all.placement, o.min_placement);
     check("all workloads", "migrate destinations", all.migrate, o.min_migrate);
+    check("all workloads", "preferred nodes left by migrate", all.preferred_left, o.min_migrate);
   });
   return status;
 }
