@@ -260,7 +260,7 @@ struct workload_result {
   std::string name;
   rate placement, migrate, preferred_left;
   exact weights, node_stats, kind_and_partner;
-  std::size_t migrate_sets_by_caller_mismatch = 0, other_curr = 0;
+  std::size_t migrate_sets_by_caller_mismatch = 0, other_curr = 0, stale_candidates = 0, incomplete = 0;
   std::uint64_t lost = 0;
   std::vector<std::string> placement_misses, migrate_misses;
 };
@@ -310,12 +310,17 @@ std::vector<node_index> cpu_nodes(const std::filesystem::path& dir, const guest_
   return out;
 }
 
+/// What the probes on one task_numa_find_cpu() call captured (each 0 when missing).
+struct try_capture {
+  std::size_t findcpu = 0, findfaults = 0, cpus = 0;
+  std::map<cpu_index, std::size_t> curr;  // CPU -> its np/currN event
+};
+
 /// One task_numa_migrate() call, from its first task_numa_find_cpu to its outcome.
 struct migrate_call {
-  std::size_t findcpu = 0, findfaults = 0, cpus = 0;  // event indices of the first try
-  std::vector<std::size_t> tries;                     // every findcpu
-  std::optional<std::size_t> set;                     // a sched_setnuma inside it
-  std::size_t before = 0;                             // the event before the call
+  std::vector<try_capture> tries;  // every destination node tried, in order
+  std::optional<std::size_t> set;  // a sched_setnuma inside it
+  std::size_t before = 0;          // the event before the call's first probe
 };
 
 template <class Placement>
@@ -337,8 +342,7 @@ class decision_oracle {
     for (const auto& r : records) workload.insert(r.tid);
     std::size_t next_record = 0;
     std::map<long, migrate_call> open;
-    // findfaults and cpus fire on the same call as findcpu, in an order the kernel chooses.
-    std::map<long, std::size_t> pending_faults, pending_cpus;
+    std::map<long, try_capture> pending;  // probes of a task_numa_find_cpu call not yet complete
     rng_.seed(12345);
 
     for (std::size_t k = 0; k < log.events.size(); ++k) {
@@ -369,31 +373,27 @@ class decision_oracle {
         }
         kt.preferred = static_cast<long>(log.get(e, "nid"));
       } else if (e.name == "findcpu") {
+        // The other probes on the same call fire first (kprobes on one address run newest first).
         const long pid = static_cast<long>(log.get(e, "pid"));
+        try_capture tc = std::move(pending[pid]);
+        pending.erase(pid);
+        tc.findcpu = k;
         auto [it, fresh] = open.try_emplace(pid);
         if (fresh) {
-          it->second.findcpu = k;
-          const auto take = [&](std::map<long, std::size_t>& pending) -> std::size_t {
-            const auto p = pending.find(pid);
-            if (p == pending.end() || k - p->second > 3) return 0;
-            return p->second;
-          };
-          it->second.findfaults = take(pending_faults);
-          it->second.cpus = take(pending_cpus);
-          const std::size_t first = std::min({k, it->second.findfaults ? it->second.findfaults : k,
-                                              it->second.cpus ? it->second.cpus : k});
+          std::size_t first = k;
+          for (const std::size_t s : {tc.findfaults, tc.cpus}) if (s) first = std::min(first, s);
+          for (const auto& [c, s] : tc.curr) first = std::min(first, s);
           it->second.before = first == 0 ? 0 : first - 1;
         }
-        it->second.tries.push_back(k);
-        pending_faults.erase(pid);
-        pending_cpus.erase(pid);
+        it->second.tries.push_back(std::move(tc));
       } else if (e.name == "findfaults" || e.name == "cpus") {
         const long pid = static_cast<long>(log.get(e, "pid"));
-        const auto it = open.find(pid);
-        auto& slot = e.name == "findfaults" ? (it != open.end() ? it->second.findfaults : pending_faults[pid])
-                                            : (it != open.end() ? it->second.cpus : pending_cpus[pid]);
-        if (it == open.end() || (it->second.tries.size() == 1 && slot == 0)) slot = k;
+        (e.name == "findfaults" ? pending[pid].findfaults : pending[pid].cpus) = k;
         if (e.name == "findfaults") known_[pid].faults = captured_faults(log, e, g_, o_.no_groups);
+      } else if (e.name.rfind("curr", 0) == 0) {
+        const auto c = to_int<cpu_index>(std::string_view(e.name).substr(4));
+        if (!c || *c >= g_.cpus) throw trace_error(log.file + ":" + std::to_string(e.line) + ": " + e.name + ": no such CPU");
+        pending[static_cast<long>(log.get(e, "for"))].curr[*c] = k;
       } else if (e.name == "sched_move_numa" || e.name == "sched_swap_numa" || e.name == "sched_stick_numa") {
         const bool pair = e.name != "sched_move_numa";
         const long pid = static_cast<long>(log.get(e, pair ? "src_pid" : "pid"));
@@ -402,6 +402,8 @@ class decision_oracle {
         const auto it = open.find(pid);
         if (it == open.end()) continue;  // began before the trace did
         score_migrate(log, it->second, k, workload, res);
+        // Whatever the outcome, a capture left pending belongs to no call.
+        pending.erase(pid);
         if (e.name == "sched_swap_numa") known_[static_cast<long>(log.get(e, "dst_pid"))].cpu = log.get(e, "src_cpu");
         known_[pid].cpu = static_cast<long>(log.get(e, pair && e.name == "sched_stick_numa" ? "src_cpu" : "dst_cpu"));
         open.erase(it);
@@ -493,15 +495,62 @@ class decision_oracle {
     return s.str();
   }
 
+  // A CPU's running task as the view's task: the mover itself, a workload thread with the
+  // faults the np/currN probe read at this try (else its last known ones), or a kernel thread
+  // or the sampler, which has no faults and is taken as pinned.
+  task_index curr_task(guest_view& v, std::map<long, task_index>& by_pid, const trace_log& log, const try_capture& tc,
+                       cpu_index c, long curr, const faults_state& mover, const std::set<long>& workload,
+                       workload_result& res) {
+    if (curr == 0) return no_task;  // the idle task
+    if (const auto it = by_pid.find(curr); it != by_pid.end()) return it->second;
+    guest_view::task t;
+    t.pid = curr;
+    t.cpu = c;
+    if (workload.count(curr)) {
+      const auto probe = tc.curr.find(c);
+      if (probe != tc.curr.end() && log.get(log.events[probe->second], "pid") == curr) {
+        const trace_event& e = log.events[probe->second];
+        t.faults = captured_faults(log, e, g_, o_.no_groups);
+        t.preferred = index_of(log.get(e, "pref"));
+        t.load = static_cast<std::uint64_t>(log.get(e, "tload"));
+      } else {
+        const auto& kt = known_[curr];
+        t.faults = kt.faults;
+        if (t.faults.task.empty()) t.faults.task.assign(2 * g_.t->node_count(), 0);
+        t.preferred = index_of(kt.preferred);
+        t.load = kt.load;
+        ++res.stale_candidates;
+      }
+      // The same group as the mover: its faults as just captured.
+      if (t.faults.group != 0 && t.faults.group == mover.group) {
+        t.faults.group_mem = mover.group_mem;
+        t.faults.group_cpu = mover.group_cpu;
+        t.faults.group_total = mover.group_total;
+      }
+    } else {
+      t.pinned = true;
+      t.faults.task.assign(2 * g_.t->node_count(), 0);
+      ++res.other_curr;
+    }
+    const task_index id = v.add(std::move(t));
+    by_pid[curr] = id;
+    return id;
+  }
+
   void score_migrate(const trace_log& log, const migrate_call& call, std::size_t outcome, const std::set<long>& workload,
                      workload_result& res) {
-    const trace_event& fc = log.events[call.findcpu];
+    const try_capture& first = call.tries.front();
+    if (first.findfaults == 0 || first.cpus == 0) {  // the trace began mid-call, or the probes fired otherwise
+      ++res.incomplete;
+      return;
+    }
+    const trace_event& fc = log.events[first.findcpu];
     const trace_event& out = log.events[outcome];
-    if (call.findfaults == 0 || call.cpus == 0) return;  // the capture is incomplete (trace began mid-call)
-    const trace_event& ff = log.events[call.findfaults];
-    const trace_event& cp = log.events[call.cpus];
+    const trace_event& ff = log.events[first.findfaults];
     const long pid = static_cast<long>(log.get(fc, "pid"));
 
+    // The machine as the kernel read it: every CPU as at the first try, then each destination
+    // tried as at its own try, a one-CPU node from the statistics the kernel computed for it.
     guest_view v(g_, static_cast<int>(log.get(fc, "imb_numa_nr")));
     std::map<long, task_index> by_pid;
     guest_view::task me;
@@ -511,44 +560,39 @@ class decision_oracle {
     me.faults = captured_faults(log, ff, g_, o_.no_groups);
     me.load = static_cast<std::uint64_t>(log.get(fc, "tload"));
     by_pid[pid] = v.add(me);
-    for (cpu_index c = 0; c < g_.cpus; ++c) {
+    const auto set_from_cpus = [&](const try_capture& tc, cpu_index c) {
+      const trace_event& cp = log.events[tc.cpus];
       const std::string p = "c" + std::to_string(c);
-      const long curr = static_cast<long>(log.get(cp, p + "curr"));
-      task_index ct = no_task;
-      if (curr != 0) {
-        const auto it = by_pid.find(curr);
-        if (it != by_pid.end()) {
-          ct = it->second;
-        } else {
-          guest_view::task t;
-          t.pid = curr;
-          t.cpu = c;
-          if (workload.count(curr)) {
-            const auto& kt = known_[curr];
-            t.faults = kt.faults;
-            if (t.faults.task.empty()) t.faults = faults_state{std::vector<std::uint64_t>(2 * g_.t->node_count(), 0), {}, {}, 0, 0, 0, -1};
-            // Same group as the mover: its faults as just captured.
-            if (t.faults.group != 0 && t.faults.group == me.faults.group) {
-              t.faults.group_mem = me.faults.group_mem;
-              t.faults.group_cpu = me.faults.group_cpu;
-              t.faults.group_total = me.faults.group_total;
-            }
-            t.preferred = index_of(kt.preferred);
-            t.load = kt.load;
-          } else {
-            t.pinned = true;
-            t.faults.task.assign(2 * g_.t->node_count(), 0);
-            ++res.other_curr;
-          }
-          ct = v.add(std::move(t));
-          by_pid[curr] = ct;
-        }
-      }
+      const task_index ct = curr_task(v, by_pid, log, tc, c, static_cast<long>(log.get(cp, p + "curr")), me.faults,
+                                      workload, res);
       const auto util = std::max(log.get(cp, p + "util"), log.get(cp, p + "utilest"));
       v.set_cpu(c, ct, static_cast<unsigned>(log.get(cp, p + "nr")), static_cast<std::uint64_t>(log.get(cp, p + "load")),
                 static_cast<std::uint64_t>(log.get(cp, p + "runnable")),
                 static_cast<std::uint64_t>(std::min<std::int64_t>(util, 1024)),
                 static_cast<std::uint64_t>(log.get(cp, p + "cap")));
+    };
+    const auto set_from_stats = [&](const try_capture& tc, const trace_event& fe, const std::string& side, node_index n) {
+      const auto cpus = v.cpus_of(n);
+      if (cpus.size() != 1) {
+        for (const cpu_index c : cpus) set_from_cpus(tc, c);
+        return;
+      }
+      const cpu_index c = cpus.front();
+      const trace_event& cp = log.events[tc.cpus];
+      const bool idle = side == "d" && log.get(fe, "didle") >= 0;
+      const long curr = idle ? 0 : static_cast<long>(log.get(cp, "c" + std::to_string(c) + "curr"));
+      const task_index ct = curr_task(v, by_pid, log, tc, c, curr, me.faults, workload, res);
+      v.set_cpu(c, ct, idle ? 0u : static_cast<unsigned>(log.get(fe, side + "nr")),
+                static_cast<std::uint64_t>(log.get(fe, side + "load")),
+                static_cast<std::uint64_t>(log.get(fe, side + "runnable")),
+                static_cast<std::uint64_t>(log.get(fe, side + "util")), static_cast<std::uint64_t>(log.get(fe, side + "cap")));
+    };
+    for (cpu_index c = 0; c < g_.cpus; ++c) set_from_cpus(first, c);
+    set_from_stats(first, fc, "s", index_of(log.get(fc, "src_nid")));
+    for (const auto& tc : call.tries) {
+      if (tc.cpus == 0) continue;
+      const trace_event& fe = log.events[tc.findcpu];
+      if (const node_index dst = index_of(log.get(fe, "dst_nid")); dst != no_node) set_from_stats(tc, fe, "d", dst);
     }
     const task_index t = by_pid[pid];
     const migrate_decision d = pl_.task_migration().decide(v, pl_, t);
@@ -572,6 +616,13 @@ class decision_oracle {
     // Racing: a task changed CPU between the event before the call and the outcome.
     bool racing = false;
     for (std::size_t k = call.before; k < outcome && !racing; ++k) racing = log.events[k].name == "sched_migrate_task";
+    // A migration to the chosen CPU already under way (rq->numa_migrate_on), which the library
+    // does not model: task_numa_assign() then looks for another idle CPU or keeps the last best.
+    bool parallel = false;
+    if (d.kind != migrate_kind::stick) {
+      for (const auto& tc : call.tries)
+        if (tc.cpus && log.get(log.events[tc.cpus], "c" + std::to_string(d.cpu) + "migon") != 0) parallel = true;
+    }
 
     auto& r = res.migrate;
     ++r.n;
@@ -593,13 +644,14 @@ class decision_oracle {
     p.random += random_cpu_node() == kernel_left;
 
     // The kernel's weights and node statistics for each destination it tried.
-    for (const std::size_t k : call.tries) {
+    for (const auto& tc : call.tries) {
+      const std::size_t k = tc.findcpu;
       const trace_event& tr = log.events[k];
       const node_index dst = index_of(log.get(tr, "dst_nid"));
       const node_index src = index_of(src_nid);
       const auto dist = static_cast<distance_t>(log.get(tr, "dist"));
       const decision_input in = input_of_faults(me.faults);
-      if (k == call.findcpu && dst != no_node) {
+      if (k == first.findcpu && dst != no_node) {
         const long taskimp = static_cast<long>(pl_.task_weight(in, dst, dist)) - static_cast<long>(pl_.task_weight(in, src, dist));
         const long groupimp =
             static_cast<long>(pl_.group_weight(in, dst, dist)) - static_cast<long>(pl_.group_weight(in, src, dist));
@@ -621,12 +673,12 @@ class decision_oracle {
       if (kernel_partner) s << " with pid " << kernel_partner;
       s << " (line " << out.line << "), library " << ours_kind << " to node " << ours_dst;
       if (ours_partner) s << " with pid " << ours_partner;
-      s << (racing ? " [racing]" : "") << "; tried:";
-      for (const std::size_t k : call.tries) {
-        const trace_event& tr = log.events[k];
+      s << (racing ? " [racing]" : "") << (parallel ? " [a migration to that CPU was under way]" : "") << "; tried:";
+      for (const auto& tc : call.tries) {
+        const trace_event& tr = log.events[tc.findcpu];
         s << " node " << log.get(tr, "dst_nid") << " (taskimp " << log.get(tr, "taskimp") << ", groupimp "
           << log.get(tr, "groupimp") << ", dst load " << log.get(tr, "dload") << " nr " << log.get(tr, "dnr")
-          << " type " << log.get(tr, "dtype") << ")";
+          << " type " << log.get(tr, "dtype") << " idle " << log.get(tr, "didle") << ")";
       }
       res.migrate_misses.push_back(s.str());
     }
@@ -679,10 +731,13 @@ int run_with(const options& o, const guest_layout& g) {
       print_rate("placement sets", r.placement);
       print_rate("migrate dest.", r.migrate);
       print_rate("preferred left", r.preferred_left);
-      std::printf("  exact: kind and partner %.1f %% of %zu; taskimp/groupimp %.1f %% of %zu; node stats %.1f %% of %zu\n",
+      std::printf("  exact: kind and partner %.1f %% of %zu; taskimp/groupimp %.1f %% of %zu; node type and idle CPU %.1f %% of %zu\n",
                   r.kind_and_partner.pct(), r.kind_and_partner.n, r.weights.pct(), r.weights.n, r.node_stats.pct(),
                   r.node_stats.n);
       if (r.other_curr) std::printf("  %zu swap candidates were not workload threads (taken as pinned)\n", r.other_curr);
+      if (r.stale_candidates)
+        std::printf("  %zu swap candidates without a probe of their own (their last known faults)\n", r.stale_candidates);
+      if (r.incomplete) std::printf("  %zu task_numa_migrate calls captured incompletely (not scored)\n", r.incomplete);
       if (r.migrate_sets_by_caller_mismatch)
         std::printf("  %zu sched_setnuma calls whose return address disagrees with the event order\n",
                     r.migrate_sets_by_caller_mismatch);
