@@ -4,6 +4,9 @@
 // capacities 1024 per CPU.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include <numaplace/policy/task_migrate.hpp>
 #include <numaplace/stacks.hpp>
 #include <numaplace/topology/generators.hpp>
@@ -15,14 +18,14 @@ using numaplace::testing::test_machine;
 
 namespace {
 
-template <migrate_rule R, class Stack>
-migrate_decision decide_on(const dynamic_topology& topo, const test_machine& m, task_index t, migrate_params p = {}) {
+template <migrate_rule R, class Stack, machine_view M>
+migrate_decision decide_on(const dynamic_topology& topo, const M& m, task_index t, migrate_params p = {}) {
   const numa_migration<R> policy{p};
   return with_placement<Stack>(topo, [&](const auto& pl) { return policy.decide(m, pl, t); });
 }
 
-template <migrate_rule R, class Stack>
-migrate_decision decide(const test_machine& m, task_index t, migrate_params p = {}) {
+template <migrate_rule R, class Stack, machine_view M>
+migrate_decision decide(const M& m, task_index t, migrate_params p = {}) {
   return decide_on<R, Stack>(generate::fully_connected(m.node_count()), m, t, p);
 }
 
@@ -209,6 +212,48 @@ TEST_CASE("v5.7 takes a forgiven idle CPU at once; v4.19 evaluates the swap") {
   const auto strict = decide<migrate_rule::v5_7, modern>(m, a);
   CHECK(strict.kind == migrate_kind::swap);
   CHECK(strict.swap_with == b);
+}
+
+namespace {
+// test_machine with runqueues another NUMA migration has claimed (rq->numa_migrate_on).
+struct claimed_machine : test_machine {
+  using test_machine::test_machine;
+  std::vector<cpu_index> claimed;
+  bool numa_migrate_on(cpu_index c) const noexcept { return std::ranges::find(claimed, c) != claimed.end(); }
+};
+static_assert(machine_view<claimed_machine>);
+}  // namespace
+
+TEST_CASE("a CPU another migration has claimed: v4.19 passes it over, v5.7 takes the node's next idle CPU") {
+  // As "an idle CPU on the preferred node": the task on CPU 0 prefers idle node 1 (CPUs 2, 3).
+  claimed_machine m(generate::fully_connected(2), 2);
+  const task_index a = m.add_task(0, {20, 80}, no_group, 1);
+
+  // Nothing claimed: v4.19 ends on CPU 3 (the last idle CPU of equal gain), v5.7 on CPU 2.
+  REQUIRE(decide<migrate_rule::v4_19, modern>(m, a).cpu == 3);
+  REQUIRE(decide<migrate_rule::v5_7, modern>(m, a).cpu == 2);
+
+  // CPU 2 claimed. v4.19: task_numa_compare skips CPU 2, CPU 3 is taken.
+  m.claimed = {2};
+  const auto v419 = decide<migrate_rule::v4_19, modern>(m, a);
+  CHECK(v419.kind == migrate_kind::move);
+  CHECK(v419.cpu == 3);
+  // v5.7: the idle path picks CPU 2 (the node's first idle CPU); task_numa_assign finds it
+  // claimed and takes CPU 3, the next idle one, wrapping from 2.
+  const auto v57 = decide<migrate_rule::v5_7, modern>(m, a);
+  CHECK(v57.kind == migrate_kind::move);
+  CHECK(v57.cpu == 3);
+
+  // Both claimed: no CPU on node 1 can be had; the task sticks (and, in no group, keeps its
+  // preferred node).
+  m.claimed = {2, 3};
+  for (const auto& d : {decide<migrate_rule::v4_19, modern>(m, a), decide<migrate_rule::v5_7, modern>(m, a),
+                        decide<migrate_rule::v6_0, modern>(m, a)}) {
+    CHECK(d.kind == migrate_kind::stick);
+    CHECK(d.cpu == no_cpu);
+  }
+  // Before v4.19 there was no such guard.
+  CHECK(decide<migrate_rule::v4_1, stacks::linux_4_2>(m, a).cpu == 2);
 }
 
 TEST_CASE("v6.0 refuses a swap inside a group while the destination has spare CPUs") {

@@ -178,6 +178,7 @@ class guest_view {
     runnable_.assign(g.cpus, 0);
     util_.assign(g.cpus, 0);
     cap_.assign(g.cpus, cpu_capacity_scale);
+    migrate_on_.assign(g.cpus, false);
   }
 
   task_index add(task t) {
@@ -222,6 +223,8 @@ class guest_view {
   std::uint64_t cpu_util(cpu_index c) const noexcept { return util_[c]; }
   std::uint64_t cpu_capacity(cpu_index c) const noexcept { return cap_[c]; }
   int imb_numa_nr(node_index) const noexcept { return imb_; }
+  bool numa_migrate_on(cpu_index c) const noexcept { return migrate_on_[c]; }
+  void set_migrate_on(cpu_index c, bool on) { migrate_on_[c] = on; }
 
  private:
   // A runnable task the capture does not name (only its count is known): never a candidate.
@@ -236,6 +239,7 @@ class guest_view {
   std::vector<std::vector<task_index>> queues_;
   std::vector<task_index> curr_;
   std::vector<std::uint64_t> load_, runnable_, util_, cap_;
+  std::vector<bool> migrate_on_;
   std::vector<task> tasks_;
 };
 static_assert(machine_view<guest_view>);
@@ -566,6 +570,7 @@ class decision_oracle {
       const task_index ct = curr_task(v, by_pid, log, tc, c, static_cast<long>(log.get(cp, p + "curr")), me.faults,
                                       workload, res);
       const auto util = std::max(log.get(cp, p + "util"), log.get(cp, p + "utilest"));
+      v.set_migrate_on(c, log.get(cp, p + "migon") != 0);
       v.set_cpu(c, ct, static_cast<unsigned>(log.get(cp, p + "nr")), static_cast<std::uint64_t>(log.get(cp, p + "load")),
                 static_cast<std::uint64_t>(log.get(cp, p + "runnable")),
                 static_cast<std::uint64_t>(std::min<std::int64_t>(util, 1024)),
@@ -581,6 +586,7 @@ class decision_oracle {
       const trace_event& cp = log.events[tc.cpus];
       const bool idle = side == "d" && log.get(fe, "didle") >= 0;
       const long curr = idle ? 0 : static_cast<long>(log.get(cp, "c" + std::to_string(c) + "curr"));
+      v.set_migrate_on(c, log.get(cp, "c" + std::to_string(c) + "migon") != 0);
       const task_index ct = curr_task(v, by_pid, log, tc, c, curr, me.faults, workload, res);
       v.set_cpu(c, ct, idle ? 0u : static_cast<unsigned>(log.get(fe, side + "nr")),
                 static_cast<std::uint64_t>(log.get(fe, side + "load")),
@@ -616,8 +622,8 @@ class decision_oracle {
     // Racing: a task changed CPU between the event before the call and the outcome.
     bool racing = false;
     for (std::size_t k = call.before; k < outcome && !racing; ++k) racing = log.events[k].name == "sched_migrate_task";
-    // A migration to the chosen CPU already under way (rq->numa_migrate_on), which the library
-    // does not model: task_numa_assign() then looks for another idle CPU or keeps the last best.
+    // A migration to the chosen CPU under way (rq->numa_migrate_on) at some try: the view
+    // holds one reading per CPU, the flag may have changed between tries.
     bool parallel = false;
     if (d.kind != migrate_kind::stick) {
       for (const auto& tc : call.tries)

@@ -13,6 +13,8 @@
 //   std::uint64_t cpu_capacity(cpu_index) const capacity_of(); default 1024 (one full CPU)
 //   std::uint64_t cpu_util(cpu_index) const     cpu_util(); default min(capacity, cpu_load)
 //   std::uint64_t cpu_runnable(cpu_index) const cpu_runnable(); default cpu_load
+//   bool numa_migrate_on(cpu_index) const       rq->numa_migrate_on: another task's NUMA move
+//                                              to this CPU is under way (v4.19+); default false
 // Allocation-free; nothing here writes to the view.
 
 #include <algorithm>
@@ -93,6 +95,16 @@ constexpr std::uint64_t runnable(const M& m, cpu_index c) {
     return m.cpu_runnable(c);
   } else {
     return load(m, c);
+  }
+}
+
+/// Whether another task's NUMA migration to CPU c is under way (rq->numa_migrate_on, v4.19+).
+template <machine_view M>
+constexpr bool migration_pending(const M& m, cpu_index c) {
+  if constexpr (requires { { m.numa_migrate_on(c) } -> std::convertible_to<bool>; }) {
+    return m.numa_migrate_on(c);
+  } else {
+    return false;
   }
 }
 

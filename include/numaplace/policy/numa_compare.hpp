@@ -3,8 +3,12 @@
 // with the task running there (a swap)? One shape per kernel era (migrate_rule); the search
 // state is the kernel's struct task_numa_env.
 
+#include <algorithm>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <ranges>
 
 #include "load_imbalance.hpp"
 #include "machine_view.hpp"
@@ -57,6 +61,36 @@ struct migrate_env {
   }
 };
 
+/// task_numa_assign() as it guards parallel migrations: from v4.19 (sched/numa: Stop multiple
+/// tasks from moving to the CPU at the same time) a CPU whose runqueue another NUMA migration
+/// has claimed (rq->numa_migrate_on) is not taken; from v5.7 (sched/numa: Find an alternative
+/// idle CPU if the CPU is part of an active NUMA balance) the node's next idle, unclaimed CPU,
+/// wrapping round from dst_cpu, is taken instead. The search's own claim is env.best_cpu.
+template <migrate_rule R, machine_view M>
+constexpr void numa_assign(const M& m, migrate_env& env, task_index with, long imp) {
+  if constexpr (R >= migrate_rule::v4_19) {
+    if (env.best_cpu != env.dst_cpu && machine_reads::migration_pending(m, env.dst_cpu)) {
+      if constexpr (R < migrate_rule::v5_7) {
+        return;
+      } else {
+        const auto cpus = m.cpus_of(env.dst_nid);
+        const auto first = std::ranges::find(cpus, env.dst_cpu);
+        const auto n = std::ranges::distance(cpus);
+        const auto start = first == std::ranges::end(cpus) ? 0 : std::ranges::distance(std::ranges::begin(cpus), first);
+        bool found = false;
+        for (std::ptrdiff_t i = 1; i <= n && !found; ++i) {
+          const auto c = static_cast<cpu_index>(*(std::ranges::begin(cpus) + (start + i) % n));
+          if (c == env.best_cpu || !machine_reads::idle(m, c) || machine_reads::migration_pending(m, c)) continue;
+          env.dst_cpu = c;
+          found = true;
+        }
+        if (!found) return;
+      }
+    }
+  }
+  env.assign(with, imp);
+}
+
 namespace detail {
 
 // select_idle_sibling(p, src_cpu, dst_cpu) with the node standing in for the LLC: dst_cpu if
@@ -80,6 +114,10 @@ constexpr bool task_numa_compare(const M& m, const Placement& pl, migrate_env& e
   long imp = p_grouped ? groupimp : taskimp;
   const long moveimp = imp;
   const distance_t dist = env.dist;
+  if constexpr (R >= migrate_rule::v4_19) {
+    // Another migration to this CPU is under way, or this search already claimed it.
+    if (machine_reads::migration_pending(m, env.dst_cpu) || env.best_cpu == env.dst_cpu) return false;
+  }
   task_index cur = machine_reads::current_task(m, env.dst_cpu);
   if (cur == env.p) return R >= migrate_rule::v5_7;  // preempted and migrated meanwhile
 
@@ -151,7 +189,7 @@ constexpr bool task_numa_compare(const M& m, const Placement& pl, migrate_env& e
           env.dst_cpu = c;
         }
       }
-      env.assign(with, i);
+      numa_assign<R>(m, env, with, i);
       if constexpr (R >= migrate_rule::v5_7) {
         if (maymove && with == no_task && env.best_cpu != no_cpu && machine_reads::idle(m, env.best_cpu)) return true;
         if (!maymove && env.best_task != no_task && pref(env.best_task) == env.src_nid) return true;

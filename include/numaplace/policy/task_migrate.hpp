@@ -16,9 +16,10 @@
 // v4.1 rule only), adjust_imbalance (v5.7+), scan_all_nodes and settle_preferred, plus its
 // `kind` (numa_kind::backplane recomputes). See load_imbalance.hpp for the optional view members.
 //
-// Not modelled (a view is a snapshot): rq->numa_migrate_on (parallel migrations to one CPU),
-// exiting tasks, idle SMT cores (numa_idle_core), select_idle_sibling beyond the node (the
-// node stands in for the LLC), and cpusets without an SD_NUMA domain (-EINVAL).
+// Parallel migrations to one CPU (rq->numa_migrate_on) are read through the view's optional
+// numa_migrate_on(cpu) (numa_compare.hpp's numa_assign). Not modelled: exiting tasks, idle
+// SMT cores (numa_idle_core), select_idle_sibling beyond the node (the node stands in for the
+// LLC), and cpusets without an SD_NUMA domain (-EINVAL).
 
 #include <algorithm>
 #include <concepts>
@@ -108,7 +109,7 @@ struct numa_migration {
           maymove = true;
           if (env.dst_stats.idle_cpu != no_cpu) {  // an idle CPU, taken at once
             env.dst_cpu = env.dst_stats.idle_cpu;
-            env.assign(no_task, 0);
+            numa_assign<Rule>(m, env, no_task, 0);
             return;
           }
         }
