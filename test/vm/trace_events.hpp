@@ -73,8 +73,8 @@ inline std::optional<std::int64_t> parse_integer(std::string_view s) {
   if (ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
   // Hex pointers keep their bits; a decimal beyond int64 is refused.
   if (base == 10 && v > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
-  const auto bits = static_cast<std::int64_t>(v);
-  return negative ? -bits : bits;
+  // Negated as unsigned: -0x8000000000000000 is INT64_MIN, not an overflow.
+  return static_cast<std::int64_t>(negative ? 0 - v : v);
 }
 
 inline std::vector<std::string_view> split_blanks(std::string_view s) {
@@ -99,7 +99,7 @@ inline std::optional<std::int64_t> parse_timestamp(std::string_view w) {
   const auto a = std::from_chars(w.data(), w.data() + dot, s);
   const auto b = std::from_chars(w.data() + dot + 1, w.data() + w.size(), us);
   if (a.ec != std::errc{} || a.ptr != w.data() + dot || b.ec != std::errc{} || b.ptr != w.data() + w.size() || s < 0 ||
-      s > 1'000'000'000)
+      s > 1'000'000'000 || us < 0)
     return std::nullopt;
   return s * 1'000'000'000 + us * 1'000;
 }
