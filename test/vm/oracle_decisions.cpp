@@ -15,7 +15,8 @@
 //
 // Controls, scored by the same code: "preferred node = the node the task is on" (for
 // migrate: stick), and a uniformly random node with CPUs. A disagreement is "racing" when a
-// task involved changed CPU between the event before the decision and its outcome.
+// task changed CPU between the event before the decision and its outcome, or a destination
+// CPU was in transition (it queued nothing yet was not idle when the kernel looked).
 //
 //   numaplace-oracle-decisions (--preset NAME | --file PATH) [options] DIR...
 //     --stack NAME          the library stack to predict with (linux-modern); also
@@ -27,6 +28,8 @@
 //     --margin PTS          exit 1 when a rate is not PTS points above the better control
 //     --min-decisions N     exit 1 when a checked kind has fewer than N decisions (10)
 //     --show N              print N disagreements of each kind, with what reproduces them (3)
+//     --explain FILE:LINE   print one decision in full: the task_numa_find_cpu (or setnuma) event
+//                           at that line of a trace.txt, the view rebuilt for it, both answers
 //
 // Exit status: 0; 1 when a check fails; 2 for bad arguments or results that do not parse
 // (the message names the file and line).
@@ -179,6 +182,7 @@ class guest_view {
     util_.assign(g.cpus, 0);
     cap_.assign(g.cpus, cpu_capacity_scale);
     migrate_on_.assign(g.cpus, false);
+    idle_.assign(g.cpus, false);
   }
 
   task_index add(task t) {
@@ -193,7 +197,7 @@ class guest_view {
     curr_[c] = curr;
     auto& q = queues_[c];
     q.clear();
-    if (curr != no_task) q.push_back(curr);
+    if (curr != no_task && nr > 0) q.push_back(curr);  // with nr 0, curr is about to run or to leave
     while (q.size() < nr) q.push_back(filler());
     load_[c] = load, runnable_[c] = runnable, util_[c] = util, cap_[c] = cap;
   }
@@ -224,22 +228,26 @@ class guest_view {
   std::uint64_t cpu_capacity(cpu_index c) const noexcept { return cap_[c]; }
   int imb_numa_nr(node_index) const noexcept { return imb_; }
   bool numa_migrate_on(cpu_index c) const noexcept { return migrate_on_[c]; }
+  bool idle_cpu(cpu_index c) const noexcept { return idle_[c]; }
   void set_migrate_on(cpu_index c, bool on) { migrate_on_[c] = on; }
+  void set_idle(cpu_index c, bool idle) { idle_[c] = idle; }
 
- private:
+ public:
   // A runnable task the capture does not name (only its count is known): never a candidate.
   task_index filler() {
     task t;
     t.pinned = true;
     return add(std::move(t));
   }
+
+ private:
   const guest_layout& g_;
   int imb_;
   std::vector<std::vector<cpu_index>> node_cpus_;
   std::vector<std::vector<task_index>> queues_;
   std::vector<task_index> curr_;
   std::vector<std::uint64_t> load_, runnable_, util_, cap_;
-  std::vector<bool> migrate_on_;
+  std::vector<bool> migrate_on_, idle_;
   std::vector<task> tasks_;
 };
 static_assert(machine_view<guest_view>);
@@ -275,6 +283,7 @@ struct options {
   double min_placement = -1, min_migrate = -1, margin = -1;
   std::size_t min_decisions = 10, show = 3;
   bool no_groups = false;
+  std::string explain;  // FILE:LINE of a decision to print in full
 };
 
 // ---- reading one workload's results -----------------------------------------------------------
@@ -458,12 +467,62 @@ class decision_oracle {
     return with_cpus[rng_() % with_cpus.size()];
   }
 
+  // --explain: the machine as the view holds it, the library's answer and the kernel's events.
+  void print_view(const guest_view& v, task_index t, const migrate_decision& d, const trace_log& log,
+                  const migrate_call& call, std::size_t outcome) const {
+    const auto faults = [&](const std::vector<std::uint64_t>& f) {
+      std::string out;
+      for (std::size_t n = 0; n + 1 < f.size(); n += 2)
+        out += (n ? " " : "") + std::to_string(f[n]) + "/" + std::to_string(f[n + 1]);
+      return out.empty() ? std::string("-") : out;
+    };
+    std::printf("task_numa_migrate of pid %ld (view task %u), nodes in topology order, faults shared/private:\n",
+                v.at(t).pid, t);
+    for (cpu_index c = 0; c < g_.cpus; ++c) {
+      std::printf("  cpu %u (node %ld): load %llu runnable %llu util %llu cap %llu, %zu runnable%s, running", c,
+                  guest_of(v.node_of_cpu(c)), static_cast<unsigned long long>(v.cpu_load(c)),
+                  static_cast<unsigned long long>(v.cpu_runnable(c)), static_cast<unsigned long long>(v.cpu_util(c)),
+                  static_cast<unsigned long long>(v.cpu_capacity(c)), v.tasks_on(c).size(),
+                  v.numa_migrate_on(c) ? ", a migration to it under way" : "");
+      const task_index cur = v.current_task(c);
+      if (cur == no_task) {
+        std::printf(" nothing\n");
+        continue;
+      }
+      const auto& k = v.at(cur);
+      std::printf(" pid %ld%s: preferred %ld, group %ld, load %llu\n    task %s\n    group %s (total %llu)\n", k.pid,
+                  k.pinned ? " (no faults, pinned)" : "", guest_of(k.preferred), k.faults.group,
+                  static_cast<unsigned long long>(k.load), faults(k.faults.task).c_str(),
+                  faults(k.faults.group_mem).c_str(), static_cast<unsigned long long>(k.faults.group_total));
+    }
+    const char* kinds[] = {"stick", "move", "swap"};
+    std::printf("library: %s, cpu %d, with pid %ld, improvement %ld, preferred node after %ld, last tried node %ld\n",
+                kinds[static_cast<int>(d.kind)], d.cpu == no_cpu ? -1 : static_cast<int>(d.cpu),
+                d.swap_with == no_task ? 0L : v.at(d.swap_with).pid, d.improvement, guest_of(d.preferred_after),
+                guest_of(d.last_evaluated));
+    std::printf("kernel:\n");
+    for (std::size_t k = call.tries.front().findcpu; k <= outcome; ++k) {
+      const trace_event& e = log.events[k];
+      if (e.name == "findcpu" || e.name == "assign" || e.name == "setnuma" || e.name.rfind("sched_", 0) == 0) {
+        std::printf("  line %zu: %s", e.line, e.name.c_str());
+        for (const auto& [key, value] : e.fields)
+          if (key.size() < 12 && key.find_first_of("0123456789") == std::string::npos)
+            std::printf(" %s=%lld", key.c_str(), static_cast<long long>(value));
+        std::printf("\n");
+      }
+    }
+  }
+
   void score_placement(const trace_log& log, const trace_event& e, workload_result& res) {
     const faults_state f = captured_faults(log, e, g_, o_.no_groups);
     const long kernel = static_cast<long>(log.get(e, "nid"));
     const long ours = guest_of(pl_.preferred_node(input_of_faults(f)));
     const long cpu = static_cast<long>(log.get(e, "cpu"));
     const long here = cpu >= 0 && static_cast<std::size_t>(cpu) < g_.cpus ? guest_of(g_.node_of_cpu[static_cast<std::size_t>(cpu)]) : -1;
+    if (o_.explain == log.file + ":" + std::to_string(e.line)) {
+      std::printf("placement set of pid %lld on node %ld: kernel %ld, library %ld; numaplace explain %s\n",
+                  static_cast<long long>(log.get(e, "pid")), here, kernel, ours, explain_json(f).c_str());
+    }
     auto& r = res.placement;
     ++r.n;
     r.ours += ours == kernel;
@@ -571,6 +630,7 @@ class decision_oracle {
                                       workload, res);
       const auto util = std::max(log.get(cp, p + "util"), log.get(cp, p + "utilest"));
       v.set_migrate_on(c, log.get(cp, p + "migon") != 0);
+      v.set_idle(c, ct == no_task && log.get(cp, p + "nr") == 0);
       v.set_cpu(c, ct, static_cast<unsigned>(log.get(cp, p + "nr")), static_cast<std::uint64_t>(log.get(cp, p + "load")),
                 static_cast<std::uint64_t>(log.get(cp, p + "runnable")),
                 static_cast<std::uint64_t>(std::min<std::int64_t>(util, 1024)),
@@ -587,6 +647,8 @@ class decision_oracle {
       const bool idle = side == "d" && log.get(fe, "didle") >= 0;
       const long curr = idle ? 0 : static_cast<long>(log.get(cp, "c" + std::to_string(c) + "curr"));
       v.set_migrate_on(c, log.get(cp, "c" + std::to_string(c) + "migon") != 0);
+      // idle_cpu() as update_numa_stats() found it: a CPU queueing nothing may still not be idle.
+      v.set_idle(c, idle);
       const task_index ct = curr_task(v, by_pid, log, tc, c, curr, me.faults, workload, res);
       v.set_cpu(c, ct, idle ? 0u : static_cast<unsigned>(log.get(fe, side + "nr")),
                 static_cast<std::uint64_t>(log.get(fe, side + "load")),
@@ -602,6 +664,7 @@ class decision_oracle {
     }
     const task_index t = by_pid[pid];
     const migrate_decision d = pl_.task_migration().decide(v, pl_, t);
+    if (o_.explain == log.file + ":" + std::to_string(fc.line)) print_view(v, t, d, log, call, outcome);
 
     // The kernel's outcome.
     const long src_nid = static_cast<long>(log.get(fc, "src_nid"));
@@ -622,6 +685,12 @@ class decision_oracle {
     // Racing: a task changed CPU between the event before the call and the outcome.
     bool racing = false;
     for (std::size_t k = call.before; k < outcome && !racing; ++k) racing = log.events[k].name == "sched_migrate_task";
+    // Or a destination CPU in transition: queueing nothing, yet not idle when update_numa_stats()
+    // looked (a wakeup pending); by task_numa_compare() it may run nothing or another task.
+    for (const auto& tc : call.tries) {
+      const trace_event& e = log.events[tc.findcpu];
+      if (log.get(e, "dnr") == 0 && log.get(e, "didle") < 0) racing = true;
+    }
     // A migration to the chosen CPU under way (rq->numa_migrate_on) at some try: the view
     // holds one reading per CPU, the flag may have changed between tries.
     bool parallel = false;
@@ -823,9 +892,10 @@ int main(int argc, char** argv) {
       else if (a == "--margin") o.margin = number(i);
       else if (a == "--min-decisions") o.min_decisions = static_cast<std::size_t>(number(i));
       else if (a == "--show") o.show = static_cast<std::size_t>(number(i));
+      else if (a == "--explain") o.explain = value();
       else if (a == "-h" || a == "--help") {
         std::printf("usage: numaplace-oracle-decisions (--preset NAME | --file PATH) [--stack NAME] [--min-placement PCT]\n"
-                    "       [--min-migrate PCT] [--margin PTS] [--min-decisions N] [--show N] DIR...\n");
+                    "       [--min-migrate PCT] [--margin PTS] [--min-decisions N] [--show N] [--explain FILE:LINE] DIR...\n");
         return 0;
       } else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a);
       else o.dirs.push_back(a);

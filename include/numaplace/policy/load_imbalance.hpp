@@ -15,6 +15,7 @@
 //   std::uint64_t cpu_runnable(cpu_index) const cpu_runnable(); default cpu_load
 //   bool numa_migrate_on(cpu_index) const       rq->numa_migrate_on: another task's NUMA move
 //                                              to this CPU is under way (v4.19+); default false
+//   bool idle_cpu(cpu_index) const              idle_cpu(); default: tasks_on(c) is empty
 // Allocation-free; nothing here writes to the view.
 
 #include <algorithm>
@@ -41,11 +42,16 @@ constexpr unsigned nr_running(const M& m, cpu_index c) {
   return static_cast<unsigned>(std::ranges::distance(m.tasks_on(c)));
 }
 
-/// Whether CPU c runs nothing (idle_cpu() in a view that never changes under the decision).
+/// Whether CPU c is idle (idle_cpu()): the view's idle_cpu(c) if it has one (a CPU can queue
+/// nothing yet not be idle, e.g. with a wakeup pending), else whether it queues nothing.
 template <machine_view M>
 constexpr bool idle(const M& m, cpu_index c) {
-  const auto& q = m.tasks_on(c);
-  return std::ranges::begin(q) == std::ranges::end(q);
+  if constexpr (requires { { m.idle_cpu(c) } -> std::convertible_to<bool>; }) {
+    return m.idle_cpu(c);
+  } else {
+    const auto& q = m.tasks_on(c);
+    return std::ranges::begin(q) == std::ranges::end(q);
+  }
 }
 
 /// The task running on CPU c (dst_rq->curr), no_task when it is idle.
@@ -170,7 +176,10 @@ constexpr numa_stats update_numa_stats(const M& m, unsigned imbalance_pct, node_
     ns.nr_running += machine_reads::nr_running(m, c);
     ns.compute_capacity += machine_reads::capacity(m, c);
     ++ns.weight;
-    if (may_use && ns.idle_cpu == no_cpu && machine_reads::idle(m, c)) ns.idle_cpu = c;
+    // A CPU another NUMA migration has claimed is not offered (v5.7's update_numa_stats).
+    if (may_use && ns.idle_cpu == no_cpu && machine_reads::idle(m, c) && !machine_reads::migration_pending(m, c)) {
+      ns.idle_cpu = c;
+    }
   }
   ns.node_type = numa_classify(imbalance_pct, ns);
   // v4.1..v4.18: smt := ceil(cpus / capacity); task_capacity = min(cpus / smt, round(capacity)).
