@@ -30,6 +30,8 @@
 // MS is whole milliseconds of CLOCK_MONOTONIC since the sampler's start, taken just before the
 // snapshot's files are read (so it is truncated: the snapshot was read at MS to MS + 1 ms).
 //
+// Every other snapshot it appends each process's /proc/PID/numa_maps to
+// DIR/numa_maps_history.txt ("at SEQ MS PROCESS", the file, "end").
 // After S seconds (40) it writes DIR/numa_maps.PROCESS (the process's /proc/PID/numa_maps),
 // DIR/final.txt ("task PROCESS PID TID CPU" per thread), DIR/cpulist.NODE for every node and
 // DIR/workload.txt, then kills the workload. workload.txt has one "key value" line each:
@@ -295,6 +297,7 @@ int main(int argc, char** argv) {
   }
 
   std::ofstream snapshots(o.out + "/snapshots.txt");
+  std::ofstream maps_history(o.out + "/numa_maps_history.txt");
   if (!snapshots) {
     kill_all();
     die("cannot write " + o.out + "/snapshots.txt");
@@ -321,8 +324,15 @@ int main(int argc, char** argv) {
                   << sched << (sched.back() == '\n' ? "" : "\n") << "end\n";
         ++records;
       }
+      // Where the process's memory is, every other snapshot: "at SEQ MS", the numa_maps, "end".
+      if (seq % 2 == 0) {
+        bool ok = true;
+        const std::string maps = read_file("/proc/" + std::to_string(w.pid) + "/numa_maps", ok);
+        if (ok) maps_history << "at " << seq << ' ' << ms << ' ' << w.index << '\n' << maps << "end\n";
+      }
     }
     snapshots.flush();
+    maps_history.flush();
   }
   check_alive(workers);
 
