@@ -558,6 +558,20 @@ class decision_oracle {
     return s.str();
   }
 
+  // task_h_load(): a task's load as seen from the root, load_avg * h_load / (cfs load + 1),
+  // where update_cfs_rq_h_load() has set h_load to the cfs_rq's load unless it already did in
+  // this jiffy. Traces without the h_load fields give load_avg.
+  std::uint64_t h_load(const trace_log& log, const trace_event& cpus, cpu_index c, std::uint64_t load_avg) const {
+    const std::string p = "c" + std::to_string(c);
+    const auto hload = cpus.find(p + "hload");
+    const auto updated = cpus.find(p + "hupdate");
+    const auto jiffies = cpus.find("jiffies");
+    if (!hload || !updated || !jiffies) return load_avg;
+    const auto cfs = static_cast<std::uint64_t>(log.get(cpus, p + "load"));
+    const auto h = *updated == *jiffies ? static_cast<std::uint64_t>(*hload) : cfs;
+    return load_avg * h / (cfs + 1);
+  }
+
   // A CPU's running task as the view's task: the mover itself, a workload thread with the
   // faults the np/currN probe read at this try (else its last known ones), or a kernel thread
   // or the sampler, which has no faults and is taken as pinned.
@@ -576,6 +590,7 @@ class decision_oracle {
         t.faults = captured_faults(log, e, g_, o_.no_groups);
         t.preferred = index_of(log.get(e, "pref"));
         t.load = static_cast<std::uint64_t>(log.get(e, "tload"));
+        if (tc.cpus) t.load = h_load(log, log.events[tc.cpus], c, t.load);
       } else {
         const auto& kt = known_[curr];
         t.faults = kt.faults;
@@ -621,7 +636,7 @@ class decision_oracle {
     me.cpu = static_cast<cpu_index>(log.get(fc, "src_cpu"));
     me.preferred = index_of(log.get(fc, "pref"));
     me.faults = captured_faults(log, ff, g_, o_.no_groups);
-    me.load = static_cast<std::uint64_t>(log.get(fc, "tload"));
+    me.load = h_load(log, log.events[first.cpus], me.cpu, static_cast<std::uint64_t>(log.get(fc, "tload")));
     by_pid[pid] = v.add(me);
     const auto set_from_cpus = [&](const try_capture& tc, cpu_index c) {
       const trace_event& cp = log.events[tc.cpus];
@@ -682,9 +697,22 @@ class decision_oracle {
     const long ours_partner = d.kind == migrate_kind::swap ? v.at(d.swap_with).pid : 0;
     const std::string ours_kind = d.kind == migrate_kind::stick ? "stick" : d.kind == migrate_kind::move ? "move" : "swap";
 
-    // Racing: a task changed CPU between the event before the call and the outcome.
+    // Racing: a task changed CPU between the event before the call and the outcome, or another
+    // task's task_numa_migrate moved or swapped on a CPU this decision involves (its own, the
+    // kernel's or the library's destination) or swapped with this task meanwhile.
     bool racing = false;
-    for (std::size_t k = call.before; k < outcome && !racing; ++k) racing = log.events[k].name == "sched_migrate_task";
+    const long kernel_cpu = out.name == "sched_stick_numa" ? -1 : static_cast<long>(log.get(out, "dst_cpu"));
+    const long ours_cpu = d.cpu == no_cpu ? -1 : static_cast<long>(d.cpu);
+    const long own_cpu = static_cast<long>(me.cpu);
+    const auto involved = [&](long c) { return c >= 0 && (c == own_cpu || c == kernel_cpu || c == ours_cpu); };
+    for (std::size_t k = call.before; k < outcome && !racing; ++k) {
+      const trace_event& e = log.events[k];
+      if (e.name == "sched_migrate_task") racing = true;
+      if (e.name == "sched_move_numa" || e.name == "sched_swap_numa") {
+        racing = involved(static_cast<long>(log.get(e, "src_cpu"))) || involved(static_cast<long>(log.get(e, "dst_cpu"))) ||
+                 (e.name == "sched_swap_numa" && log.get(e, "dst_pid") == pid);
+      }
+    }
     // Or a destination CPU in transition: queueing nothing, yet not idle when update_numa_stats()
     // looked (a wakeup pending); by task_numa_compare() it may run nothing or another task.
     for (const auto& tc : call.tries) {
