@@ -28,6 +28,8 @@
 //     --margin PTS          exit 1 when a rate is not PTS points above the better control
 //     --min-decisions N     exit 1 when a checked kind has fewer than N decisions (10)
 //     --show N              print N disagreements of each kind, with what reproduces them (3)
+//     --task-h-load         a task's load is task_h_load() rebuilt from the probed h_load, not
+//                           its se.avg.load_avg (worse: h_load moves between probe and compare)
 //     --explain FILE:LINE   print one decision in full: the task_numa_find_cpu (or setnuma) event
 //                           at that line of a trace.txt, the view rebuilt for it, both answers
 //
@@ -284,6 +286,7 @@ struct options {
   std::size_t min_decisions = 10, show = 3;
   bool no_groups = false;
   std::string explain;  // FILE:LINE of a decision to print in full
+  bool task_h_load = false;
 };
 
 // ---- reading one workload's results -----------------------------------------------------------
@@ -560,13 +563,13 @@ class decision_oracle {
 
   // task_h_load(): a task's load as seen from the root, load_avg * h_load / (cfs load + 1),
   // where update_cfs_rq_h_load() has set h_load to the cfs_rq's load unless it already did in
-  // this jiffy. Traces without the h_load fields give load_avg.
+  // this jiffy. Only with --task-h-load (and traces with the h_load fields); else load_avg.
   std::uint64_t h_load(const trace_log& log, const trace_event& cpus, cpu_index c, std::uint64_t load_avg) const {
     const std::string p = "c" + std::to_string(c);
     const auto hload = cpus.find(p + "hload");
     const auto updated = cpus.find(p + "hupdate");
     const auto jiffies = cpus.find("jiffies");
-    if (!hload || !updated || !jiffies) return load_avg;
+    if (!hload || !updated || !jiffies || !o_.task_h_load) return load_avg;
     const auto cfs = static_cast<std::uint64_t>(log.get(cpus, p + "load"));
     const auto h = *updated == *jiffies ? static_cast<std::uint64_t>(*hload) : cfs;
     return load_avg * h / (cfs + 1);
@@ -921,6 +924,7 @@ int main(int argc, char** argv) {
       else if (a == "--min-decisions") o.min_decisions = static_cast<std::size_t>(number(i));
       else if (a == "--show") o.show = static_cast<std::size_t>(number(i));
       else if (a == "--explain") o.explain = value();
+      else if (a == "--task-h-load") o.task_h_load = true;
       else if (a == "-h" || a == "--help") {
         std::printf("usage: numaplace-oracle-decisions (--preset NAME | --file PATH) [--stack NAME] [--min-placement PCT]\n"
                     "       [--min-migrate PCT] [--margin PTS] [--min-decisions N] [--show N] [--explain FILE:LINE] DIR...\n");
