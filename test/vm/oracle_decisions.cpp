@@ -272,7 +272,7 @@ struct exact {
 
 struct workload_result {
   std::string name;
-  rate placement, migrate, preferred_left;
+  rate placement, placement_grouped, migrate, preferred_left;
   exact weights, node_stats, kind_and_partner;
   std::size_t migrate_sets_by_caller_mismatch = 0, other_curr = 0, stale_candidates = 0, incomplete = 0;
   std::uint64_t lost = 0;
@@ -526,11 +526,14 @@ class decision_oracle {
       std::printf("placement set of pid %lld on node %ld: kernel %ld, library %ld; numaplace explain %s\n",
                   static_cast<long long>(log.get(e, "pid")), here, kernel, ours, explain_json(f).c_str());
     }
-    auto& r = res.placement;
-    ++r.n;
-    r.ours += ours == kernel;
-    r.current += here == kernel;
-    r.random += random_cpu_node() == kernel;
+    const long guess = random_cpu_node();
+    for (rate* r : {&res.placement, f.group != 0 ? &res.placement_grouped : nullptr}) {
+      if (!r) continue;
+      ++r->n;
+      r->ours += ours == kernel;
+      r->current += here == kernel;
+      r->random += guess == kernel;
+    }
     if (ours != kernel && res.placement_misses.size() < o_.show) {
       std::ostringstream s;
       s << log.file << ':' << e.line << ": pid " << log.get(e, "pid") << (f.group ? " (grouped)" : "")
@@ -835,6 +838,7 @@ int run_with(const options& o, const guest_layout& g) {
       std::printf("%s (%s, stack %s)%s\n", r.name.c_str(), dir.c_str(), o.stack.c_str(),
                   r.lost ? (" - the kernel lost " + std::to_string(r.lost) + " events").c_str() : "");
       print_rate("placement sets", r.placement);
+      print_rate("  of grouped", r.placement_grouped);
       print_rate("migrate dest.", r.migrate);
       print_rate("preferred left", r.preferred_left);
       std::printf("  exact: kind and partner %.1f %% of %zu; taskimp/groupimp %.1f %% of %zu; node type and idle CPU %.1f %% of %zu\n",
@@ -851,6 +855,7 @@ int run_with(const options& o, const guest_layout& g) {
       for (const auto& m : r.migrate_misses) std::printf("  migrate miss: %s\n", m.c_str());
       for (auto* sum : {&all, &by_workload[r.name]}) {
         sum->placement.add(r.placement);
+        sum->placement_grouped.add(r.placement_grouped);
         sum->migrate.add(r.migrate);
         sum->preferred_left.add(r.preferred_left);
       }
@@ -859,12 +864,14 @@ int run_with(const options& o, const guest_layout& g) {
       for (const auto& [name, r] : by_workload) {
         std::printf("%s, all runs\n", name.c_str());
         print_rate("placement sets", r.placement);
+        print_rate("  of grouped", r.placement_grouped);
         print_rate("migrate dest.", r.migrate);
         print_rate("preferred left", r.preferred_left);
       }
     }
     std::printf("all workloads\n");
     print_rate("placement sets", all.placement);
+    print_rate("  of grouped", all.placement_grouped);
     print_rate("migrate dest.", all.migrate);
     print_rate("preferred left", all.preferred_left);
     check("all workloads", "placement sets", all.placement, o.min_placement);
