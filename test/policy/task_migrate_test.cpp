@@ -256,6 +256,37 @@ TEST_CASE("a CPU another migration has claimed: v4.19 passes it over, v5.7 takes
   CHECK(decide<migrate_rule::v4_1, stacks::linux_4_2>(m, a).cpu == 2);
 }
 
+namespace {
+// test_machine whose listed CPUs queue nothing yet are not idle (a wakeup pending).
+struct waking_machine : test_machine {
+  using test_machine::test_machine;
+  std::vector<cpu_index> waking;
+  bool idle_cpu(cpu_index c) const noexcept {
+    return tasks_on(c).empty() && std::ranges::find(waking, c) == waking.end();
+  }
+};
+static_assert(machine_view<waking_machine>);
+}  // namespace
+
+TEST_CASE("a CPU that queues nothing but is not idle is no idle CPU for v5.7's shortcut") {
+  // The task on CPU 0 prefers node 1 (CPUs 2, 3), which queues nothing.
+  waking_machine m(generate::fully_connected(2), 2);
+  const task_index a = m.add_task(0, {20, 80}, no_group, 1);
+  REQUIRE(decide<migrate_rule::v5_7, modern>(m, a).cpu == 2);
+  // CPU 2 waking: update_numa_stats offers CPU 3; v5.7 takes it at once.
+  m.waking = {2};
+  const auto one = decide<migrate_rule::v5_7, modern>(m, a);
+  CHECK(one.kind == migrate_kind::move);
+  CHECK(one.cpu == 3);
+  CHECK(one.improvement == 0);
+  // Both waking: no idle CPU is offered, so task_numa_compare runs on each; nothing runs
+  // there (current_task is no_task), so a move with moveimp 600 (CPU 2, the first) is taken.
+  m.waking = {2, 3};
+  const auto none = decide<migrate_rule::v5_7, modern>(m, a);
+  CHECK(none.kind == migrate_kind::move);
+  CHECK(none.improvement == 600);
+}
+
 TEST_CASE("v6.0 refuses a swap inside a group while the destination has spare CPUs") {
   // Both tasks in group g (faults 50/50: groupimp 0). Node 1: 1 task, 2 CPUs: has_spare; the
   // imbalance (2 with imb_numa_nr 1) is not forgiven, so only a swap could be found.

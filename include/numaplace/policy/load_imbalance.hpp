@@ -42,16 +42,10 @@ constexpr unsigned nr_running(const M& m, cpu_index c) {
   return static_cast<unsigned>(std::ranges::distance(m.tasks_on(c)));
 }
 
-/// Whether CPU c is idle (idle_cpu()): the view's idle_cpu(c) if it has one (a CPU can queue
-/// nothing yet not be idle, e.g. with a wakeup pending), else whether it queues nothing.
+/// Whether CPU c is idle: machine_view.hpp's cpu_idle (the view's idle_cpu(c) if it has one).
 template <machine_view M>
 constexpr bool idle(const M& m, cpu_index c) {
-  if constexpr (requires { { m.idle_cpu(c) } -> std::convertible_to<bool>; }) {
-    return m.idle_cpu(c);
-  } else {
-    const auto& q = m.tasks_on(c);
-    return std::ranges::begin(q) == std::ranges::end(q);
-  }
+  return cpu_idle(m, c);
 }
 
 /// The task running on CPU c (dst_rq->curr), no_task when it is idle.

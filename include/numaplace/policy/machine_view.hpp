@@ -58,10 +58,16 @@ constexpr std::size_t running_on(const M& m, node_index n) {
   return count;
 }
 
-/// Whether CPU c runs nothing (the kernel's available_idle_cpu() without idle states).
+/// Whether CPU c is idle (idle_cpu(); available_idle_cpu() without idle states): the view's
+/// own `bool idle_cpu(cpu_index) const` when it has one (a CPU may queue nothing and still not
+/// be idle, a wakeup pending), else whether it queues nothing.
 template <machine_view M>
 constexpr bool cpu_idle(const M& m, cpu_index c) {
-  return std::ranges::empty(m.tasks_on(c));
+  if constexpr (requires { { m.idle_cpu(c) } -> std::convertible_to<bool>; }) {
+    return m.idle_cpu(c);
+  } else {
+    return std::ranges::empty(m.tasks_on(c));
+  }
 }
 
 /// CPUs of node `n` that run nothing (sg_lb_stats::idle_cpus of a node-sized group).
