@@ -215,18 +215,22 @@ TEST_CASE("v5.7 takes a forgiven idle CPU at once; v4.19 evaluates the swap") {
 }
 
 namespace {
-// test_machine with runqueues another NUMA migration has claimed (rq->numa_migrate_on).
-struct claimed_machine : test_machine {
+// test_machine with the optional per-CPU readings of load_imbalance.hpp: runqueues another
+// NUMA migration has claimed (rq->numa_migrate_on), and CPUs that queue nothing yet are not
+// idle (a wakeup pending).
+struct flagged_machine : test_machine {
   using test_machine::test_machine;
-  std::vector<cpu_index> claimed;
-  bool numa_migrate_on(cpu_index c) const noexcept { return std::ranges::find(claimed, c) != claimed.end(); }
+  std::vector<cpu_index> claimed, waking;
+  static bool listed(const std::vector<cpu_index>& v, cpu_index c) { return std::ranges::find(v, c) != v.end(); }
+  bool numa_migrate_on(cpu_index c) const noexcept { return listed(claimed, c); }
+  bool idle_cpu(cpu_index c) const noexcept { return tasks_on(c).empty() && !listed(waking, c); }
 };
-static_assert(machine_view<claimed_machine>);
+static_assert(machine_view<flagged_machine>);
 }  // namespace
 
 TEST_CASE("a CPU another migration has claimed: v4.19 passes it over, v5.7 takes the node's next idle CPU") {
   // As "an idle CPU on the preferred node": the task on CPU 0 prefers idle node 1 (CPUs 2, 3).
-  claimed_machine m(generate::fully_connected(2), 2);
+  flagged_machine m(generate::fully_connected(2), 2);
   const task_index a = m.add_task(0, {20, 80}, no_group, 1);
 
   // Nothing claimed: v4.19 ends on CPU 3 (the last idle CPU of equal gain), v5.7 on CPU 2.
@@ -256,21 +260,9 @@ TEST_CASE("a CPU another migration has claimed: v4.19 passes it over, v5.7 takes
   CHECK(decide<migrate_rule::v4_1, stacks::linux_4_2>(m, a).cpu == 2);
 }
 
-namespace {
-// test_machine whose listed CPUs queue nothing yet are not idle (a wakeup pending).
-struct waking_machine : test_machine {
-  using test_machine::test_machine;
-  std::vector<cpu_index> waking;
-  bool idle_cpu(cpu_index c) const noexcept {
-    return tasks_on(c).empty() && std::ranges::find(waking, c) == waking.end();
-  }
-};
-static_assert(machine_view<waking_machine>);
-}  // namespace
-
 TEST_CASE("a CPU that queues nothing but is not idle is no idle CPU for v5.7's shortcut") {
   // The task on CPU 0 prefers node 1 (CPUs 2, 3), which queues nothing.
-  waking_machine m(generate::fully_connected(2), 2);
+  flagged_machine m(generate::fully_connected(2), 2);
   const task_index a = m.add_task(0, {20, 80}, no_group, 1);
   REQUIRE(decide<migrate_rule::v5_7, modern>(m, a).cpu == 2);
   // CPU 2 waking: update_numa_stats offers CPU 3; v5.7 takes it at once.
