@@ -92,7 +92,6 @@ struct faults_state {
 struct known_task {
   faults_state faults;
   long preferred = -1;  // guest node id
-  long cpu = -1;
   std::uint64_t load = nice_0_load;
 };
 
@@ -193,7 +192,6 @@ class guest_view {
   }
   task& at(task_index t) { return tasks_[t]; }
   const task& at(task_index t) const { return tasks_[t]; }
-  std::size_t task_count() const { return tasks_.size(); }
   void set_cpu(cpu_index c, task_index curr, unsigned nr, std::uint64_t load, std::uint64_t runnable, std::uint64_t util,
                std::uint64_t cap) {
     curr_[c] = curr;
@@ -372,13 +370,10 @@ class decision_oracle {
         kt.load = static_cast<std::uint64_t>(std::max(0L, r.load_avg));
         if (kt.preferred == -1) kt.preferred = r.preferred;
       }
-      if (e.name == "sched_migrate_task") {
-        known_[static_cast<long>(log.get(e, "pid"))].cpu = static_cast<long>(log.get(e, "dest_cpu"));
-      } else if (e.name == "setnuma") {
+      if (e.name == "setnuma") {
         const long pid = static_cast<long>(log.get(e, "pid"));
         auto& kt = known_[pid];
         kt.faults = captured_faults(log, e, g_, o_.no_groups);
-        kt.cpu = static_cast<long>(log.get(e, "cpu"));
         const auto it = open.find(pid);
         if (it != open.end()) {
           it->second.set = k;
@@ -420,8 +415,6 @@ class decision_oracle {
         score_migrate(log, it->second, k, workload, res);
         // Whatever the outcome, a capture left pending belongs to no call.
         pending.erase(pid);
-        if (e.name == "sched_swap_numa") known_[static_cast<long>(log.get(e, "dst_pid"))].cpu = log.get(e, "src_cpu");
-        known_[pid].cpu = static_cast<long>(log.get(e, pair && e.name == "sched_stick_numa" ? "src_cpu" : "dst_cpu"));
         open.erase(it);
       }
     }
