@@ -175,7 +175,13 @@ struct migrate_call {
 template <class Placement>
 class decision_oracle {
  public:
-  decision_oracle(const Placement& pl, const guest_layout& g, const options& o) : pl_(pl), g_(g), o_(o) {}
+  decision_oracle(const Placement& pl, const guest_layout& g, const options& o) : pl_(pl), g_(g), o_(o) {
+    // The random control draws from the nodes with CPUs, in guest numbering.
+    for (std::size_t n = 0; n < g_.t->node_count(); ++n) {
+      if (std::ranges::find(g_.node_of_cpu, n) != g_.node_of_cpu.end())
+        cpu_nodes_.push_back(guest_of(static_cast<node_index>(n)));
+    }
+  }
 
   workload_result run(const std::filesystem::path& dir) {
     workload_result res;
@@ -215,7 +221,7 @@ class decision_oracle {
           if (caller_of(log, e) == "placement") ++res.migrate_sets_by_caller_mismatch;
         } else {
           if (caller_of(log, e) == "migrate") ++res.migrate_sets_by_caller_mismatch;
-          score_placement(log, e, res);
+          score_placement(log, e, kt.faults, res);
         }
         kt.preferred = static_cast<long>(log.get(e, "nid"));
       } else if (e.name == "findcpu") {
@@ -287,16 +293,7 @@ class decision_oracle {
                : g_.index_of_guest[static_cast<std::size_t>(guest_node)];
   }
   long guest_of(node_index n) const { return n == no_node ? -1 : static_cast<long>(g_.guest_of_index[n]); }
-  long random_cpu_node() {
-    std::vector<long> with_cpus;
-    for (std::size_t n = 0; n < g_.t->node_count(); ++n)
-      for (const auto c : g_.node_of_cpu)
-        if (c == n) {
-          with_cpus.push_back(guest_of(static_cast<node_index>(n)));
-          break;
-        }
-    return with_cpus[rng_() % with_cpus.size()];
-  }
+  long random_cpu_node() { return cpu_nodes_[rng_() % cpu_nodes_.size()]; }
 
   // --explain: the machine as the view holds it, the library's answer and the kernel's events.
   void print_view(const guest_view& v, task_index t, const migrate_decision& d, const trace_log& log,
@@ -344,8 +341,7 @@ class decision_oracle {
     }
   }
 
-  void score_placement(const trace_log& log, const trace_event& e, workload_result& res) {
-    const faults_state f = captured_faults(log, e, g_, o_.no_groups);
+  void score_placement(const trace_log& log, const trace_event& e, const faults_state& f, workload_result& res) {
     const long kernel = static_cast<long>(log.get(e, "nid"));
     const long ours = guest_of(pl_.preferred_node(input_of_faults(f)));
     const long cpu = static_cast<long>(log.get(e, "cpu"));
@@ -626,6 +622,7 @@ class decision_oracle {
   const options& o_;
   std::map<long, known_task> known_;
   std::map<std::int64_t, std::string> callers_;
+  std::vector<long> cpu_nodes_;  // guest ids of the nodes with CPUs
   std::mt19937 rng_;
 };
 
