@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -80,6 +81,8 @@ struct experiment {
   std::vector<std::string> stacks;
   unsigned runs = 10;
   std::uint64_t seed = 1;
+  /// The machine's measured costs; empty: derived from SLIT.
+  std::optional<machine_costs> hardware{};
 };
 
 /// All runs of one stack, in seed order.
@@ -123,6 +126,7 @@ inline std::vector<stack_results> run_experiment(const experiment& e, unsigned t
         o.seed = e.seed + jobs[j].run;
         o.costs = e.costs;
         o.machine = e.machine;
+        o.hardware = e.hardware;
         results[j] = run_stack(e.topology, e.load, e.stacks[jobs[j].stack], o, baseline_kernel_of(e.stacks));
       } catch (...) {
         const std::lock_guard lock(progress_lock);

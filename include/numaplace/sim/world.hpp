@@ -5,11 +5,13 @@
 // another's state.
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <type_traits>
 
 #include "../topology/dynamic_topology.hpp"
 #include "cost_model.hpp"
+#include "machine_costs.hpp"
 #include "machine.hpp"
 #include "memory.hpp"
 #include "workload.hpp"
@@ -24,6 +26,8 @@ struct run_options {
   std::uint64_t seed = 1;
   cost_model costs{};
   machine_options machine{};
+  /// What memory costs on this machine; empty: derived from SLIT (from_slit), and said so.
+  std::optional<machine_costs> hardware;
   balancing mode = balancing::numa;
   /// Seconds between snapshots of where each group's tasks are.
   double snapshot_interval_s = 1.0;
