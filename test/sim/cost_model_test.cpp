@@ -66,49 +66,130 @@ TEST_CASE("NUMA balancing charges each hinting fault and nothing else to a lone 
   CHECK(r.groups[0].task_migrations == 0);
 }
 
-TEST_CASE("remote memory costs SLIT distance over the local distance, for the memory-bound share") {
-  // Two threads on two single-CPU nodes both work on one region that the first thread's node
-  // holds (first touch); without NUMA balancing nothing moves. The second thread's accesses are
-  // all remote: its speed is 1 / (1 - mb + mb * 17/10).
+namespace {
+
+// Two nodes whose measured remote latency is `remote` times local, with memory that never
+// queues unless a test gives it a curve.
+machine_costs two_nodes(double remote) {
+  machine_costs hw;
+  hw.name = "test pair";
+  hw.latency_ratio = {1.0, remote, remote, 1.0};
+  hw.node_bandwidth_gbs = {1000.0, 1000.0};
+  hw.core_stream_gbs = 10.0;
+  hw.loaded.points = {{0.0, 1.0}, {1.0, 1.0}};
+  return hw;
+}
+
+// Latency factor 1 + utilisation: fixed points solvable by hand.
+const loaded_latency_curve one_plus_utilisation{{{0.0, 1.0}, {1.0, 2.0}}};
+
+// Two threads on two single-CPU nodes working on one region that the first thread's node holds
+// (first touch); without NUMA balancing nothing moves. Returns the run.
+run_result shared_pair(const machine_costs* hw, double memory_bound = 0.3, double streaming = 0.5) {
   const auto t = direct(2, 1, 17);
   process_spec p;
   p.name = "pair";
-  p.memory_bound = 0.3;
+  p.memory_bound = memory_bound;
+  p.streaming = streaming;
   p.regions.push_back({8, false});
   p.threads = {{{{0, 1.0}}}, {{{0, 1.0}}}};
   const workload w = throughput_workload({p}, 20.0);
-  for (const std::uint64_t seed : {1, 2, 3}) {
-    run_options o;
-    o.seed = seed;
-    run_result r;
-    with_baseline_engine(t, w, o, balancing::none, [&](auto& e) {
-      r = e.run();
-      CHECK(e.check_invariants() == "");
-    });
-    const double local = rate(0.3, 1.0), remote = rate(0.3, 1.7);
-    CHECK(local == doctest::Approx(1000.0).epsilon(1e-12));
-    CHECK(r.groups[0].throughput == doctest::Approx(local + remote).epsilon(1e-12));
-    CHECK(r.groups[0].local_fraction == doctest::Approx(local / (local + remote)).epsilon(1e-12));
-    // Both nodes hold a task, all memory is on one node.
-    REQUIRE(r.groups[0].memory_nodes.size() == 1);
-    CHECK(r.groups[0].tasks_over_time.back().tasks_per_node == std::vector<std::uint32_t>{1, 1});
-  }
+  run_options o;
+  if (hw) o.hardware = *hw;
+  run_result r;
+  with_baseline_engine(t, w, o, balancing::none, [&](auto& e) {
+    r = e.run();
+    CHECK(e.check_invariants() == "");
+  });
+  REQUIRE(r.groups[0].memory_nodes.size() == 1);
+  CHECK(r.groups[0].tasks_over_time.back().tasks_per_node == std::vector<std::uint32_t>{1, 1});
+  return r;
 }
 
-TEST_CASE("a node's memory serves bandwidth_cpus_fraction of its CPUs before accesses slow down") {
-  // Two fully memory-bound threads bound to node 0 (2 CPUs): demand 2, capacity 2 x 0.5 = 1,
-  // so every access costs twice the local latency and each thread runs at half speed.
-  const cost_model c;
-  REQUIRE(c.bandwidth_cpus_fraction == 0.5);
+}  // namespace
+
+TEST_CASE("remote memory costs the machine's measured latency ratio, not SLIT's, for the memory-bound share") {
+  // The second thread's accesses are all remote: its speed is 1 / (1 - mb + mb * 1.3), though
+  // SLIT says 17.
+  const machine_costs hw = two_nodes(1.3);
+  const run_result r = shared_pair(&hw);
+  const double local = rate(0.3, 1.0), remote = rate(0.3, 1.3);
+  CHECK(local == doctest::Approx(1000.0).epsilon(1e-12));
+  CHECK(r.groups[0].throughput == doctest::Approx(local + remote).epsilon(1e-12));
+  CHECK(r.groups[0].local_fraction == doctest::Approx(local / (local + remote)).epsilon(1e-12));
+  // With no measurement the ratio is derived from SLIT: 1 + (17/10 - 1) / 2 = 1.35.
+  const run_result derived = shared_pair(nullptr);
+  CHECK(derived.groups[0].throughput == doctest::Approx(local + rate(0.3, 1.35)).epsilon(1e-12));
+}
+
+TEST_CASE("a node's memory slows along the loaded-latency curve as its demand nears its bandwidth") {
+  // Two fully memory-bound streaming threads bound to node 0 of a machine whose nodes serve
+  // 10 GB/s; each asks for 10 GB/s at full speed. At speed p the node carries 20p GB/s,
+  // utilisation 2p, latency factor 1 + 2p, so p = 1 / (1 + 2p): p = 1/2, and the node runs at
+  // exactly its bandwidth.
   const auto t = direct(2, 2);
-  workload w = throughput_workload({private_process("streams", 2, 1.0)}, 10.0);
-  w.processes[0].bind_nodes = {0};
-  const run_result r = run_baseline(t, w, balancing::hard_binding);
-  CHECK(r.groups[0].throughput == doctest::Approx(2 * rate(1.0, 2.0)).epsilon(1e-12));
-  CHECK(r.groups[0].throughput == doctest::Approx(1000.0).epsilon(1e-12));
-  // At memory_bound 0.5 the demand (1) fits the capacity: no slowdown.
-  w.processes[0].memory_bound = 0.5;
-  CHECK(run_baseline(t, w, balancing::hard_binding).groups[0].throughput == doctest::Approx(2000.0).epsilon(1e-12));
+  machine_costs hw = two_nodes(1.5);
+  hw.node_bandwidth_gbs = {10.0, 10.0};
+  hw.loaded = one_plus_utilisation;
+  process_spec p = private_process("streams", 2, 1.0);
+  p.streaming = 1.0;
+  p.bind_nodes = {0};
+  workload w = throughput_workload({p}, 10.0);
+  run_options o;
+  o.hardware = hw;
+  run_result r;
+  with_baseline_engine(t, w, o, balancing::hard_binding, [&](auto& e) { r = e.run(); });
+  CHECK(r.groups[0].throughput == doctest::Approx(2 * 500.0).epsilon(2e-3));
+  // A latency-bound thread pair asks for 64 bytes per 100 ns each (1.28 GB/s in all): the
+  // curve adds 12.8 %, p = 1 / (1 + 0.128 p).
+  w.processes[0].streaming = 0.0;
+  with_baseline_engine(t, w, o, balancing::hard_binding, [&](auto& e) { r = e.run(); });
+  const double q = (-1.0 + std::sqrt(1.0 + 4 * 0.128)) / (2 * 0.128);
+  CHECK(r.groups[0].throughput == doctest::Approx(2 * 1000.0 * q).epsilon(2e-3));
+}
+
+TEST_CASE("a link on the route queues like memory: the busiest link sets the remote cost") {
+  // One streaming thread on node 1 works on memory node 0 holds (its partner on node 0 idles on
+  // its own, tiny region): over a 5 GB/s link its 10 GB/s at full speed loads the link to 2p,
+  // so p = 1 / (ratio * (1 + 2p)) with ratio 1: p = 1/2. Without the link, p = 1.
+  const auto t = direct(2, 1, 17);
+  process_spec p;
+  p.name = "remote-stream";
+  p.memory_bound = 1.0;
+  p.streaming = 1.0;
+  p.regions = {{8, false}, {1, false}};
+  // Thread 0 (node 0) lists region 0 first, so first-touches it; it works on region 1 only.
+  p.threads = {{{{0, 0.0}, {1, 1.0}}}, {{{0, 1.0}}}};
+  const workload w = throughput_workload({p}, 10.0);
+  machine_costs hw = two_nodes(1.0);
+  hw.node_bandwidth_gbs = {1e6, 1e6};  // memory itself queues by 1e-5 at most
+  hw.loaded = one_plus_utilisation;
+  const auto remote_thread_rate = [&](const machine_costs& costs) {
+    run_options o;
+    o.hardware = costs;
+    run_result r;
+    with_baseline_engine(t, w, o, balancing::none, [&](auto& e) { r = e.run(); });
+    return r.groups[0].throughput - 1000.0;  // thread 0 runs locally at full speed
+  };
+  CHECK(remote_thread_rate(hw) == doctest::Approx(1000.0).epsilon(1e-4));
+  hw.links = {{0, 1, 5.0}};
+  CHECK(remote_thread_rate(hw) == doctest::Approx(500.0).epsilon(2e-3));
+}
+
+TEST_CASE("a run refuses costs that do not fit its machine, naming what is wrong") {
+  const auto t = direct(2, 1);
+  machine_costs hw = two_nodes(1.5);
+  hw.latency_ratio[1] = 0.5;
+  run_options o;
+  o.hardware = hw;
+  const workload w = throughput_workload({private_process("solo", 1, 0.3)}, 1.0);
+  std::string message;
+  try {
+    with_baseline_engine(t, w, o, balancing::none, [](auto& e) { e.run(); });
+  } catch (const std::invalid_argument& e) {
+    message = e.what();
+  }
+  CHECK(message == "machine costs 'test pair': latency_ratio(0, 1) is 0.500000, not in [1, 100]");
 }
 
 TEST_CASE("two busy SMT siblings each run at smt_busy_speed") {

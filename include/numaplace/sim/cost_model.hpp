@@ -10,15 +10,9 @@ struct cost_model {
   /// Simulated time step. Coarse enough for long runs, fine next to the 1 s scan period.
   double tick_ms = 10.0;
 
-  /// Memory access cost relative to a local access is SLIT distance / local distance: the ACPI
-  /// specification defines SLIT entries as relative latency, local = 10.
-  /// The share of a task's time spent waiting on memory when all its memory is local comes
-  /// from the workload (memory_bound), not from here.
-
-  /// A node's memory serves this many fully memory-bound CPUs before accesses slow down:
-  /// bandwidth per node over bandwidth one streaming core draws (typical server DRAM: a node
-  /// saturates with roughly half of its cores streaming).
-  double bandwidth_cpus_fraction = 0.5;
+  /// What memory accesses cost is the machine's (machine_costs.hpp: measured latency ratios,
+  /// bandwidths and loaded latency, settled against demand in memory_load.hpp); how much a
+  /// task waits on memory is its workload's (memory_bound, streaming). Neither lives here.
 
   /// Two busy SMT siblings each run at this speed (Hyper-Threading yields about 1.25x the
   /// throughput of one thread per core; Intel's figures for the P4 and later).
@@ -49,7 +43,7 @@ struct cost_model {
   /// Load balancing runs this often (the NUMA domains' balance interval is tens of ms).
   double balance_interval_ms = 40.0;
 
-  /// How often per-task memory latency and node contention are refreshed.
+  /// How often demand, queueing and speed are settled again (memory_load.hpp).
   double refresh_interval_ms = 100.0;
 };
 

@@ -3,16 +3,15 @@
 // decisions made by the very placement object a runtime would embed.
 //
 // Time advances in ticks. Each tick every running task makes progress at a speed set by where
-// its memory is (access cost in proportion to SLIT distance, slowed by node bandwidth
-// contention, memory.hpp) and by who shares its CPU or core. The NUMA scanner (numa_scan.hpp)
+// its memory is (the machine's measured latency ratios, slowed where its demand and everyone
+// else's load a node's memory or a link; memory_load.hpp) and by who shares its CPU or core. The NUMA scanner (numa_scan.hpp)
 // arms each process's memory a slice at a time; the hinting faults it causes feed the tasks'
 // statistics and groups, migrate memory and, through the stack's placement and
 // task_numa_migrate, move tasks (numa_migrate.hpp). New tasks start where the stack's fork
 // placement puts them (fork.hpp). A load balancer spreads runnable tasks (load_balance.hpp).
 // The engine owns the clock, starts and ends tasks, and checks what must always hold.
 //
-// What it is not: a cycle model. Caches, interconnect topology beyond SLIT and page tables are
-// not modelled.
+// What it is not: a cycle model. Caches, coherence traffic and page tables are not modelled.
 
 #include <algorithm>
 #include <cstdint>
@@ -26,6 +25,7 @@
 #include "first_touch.hpp"
 #include "fork.hpp"
 #include "load_balance.hpp"
+#include "memory_load.hpp"
 #include "numa_scan.hpp"
 #include "report.hpp"
 #include "result.hpp"
@@ -81,7 +81,7 @@ class engine {
     end_ms = std::min(end_ms, s_.w.seconds * 1000.0);
     while (s_.now_ms < end_ms && !all_done()) {
       if (s_.now_ms >= next_refresh_) {
-        s_.mem.refresh_costs(s_.m, s_.w, s_.c);
+        load_.settle(s_.m, s_.mem, s_.w, s_.c, s_.hw);
         if constexpr (numa) scanner_.refresh();
         next_refresh_ += s_.c.refresh_interval_ms;
       }
@@ -232,6 +232,7 @@ class engine {
   world s_;
   const Placement* pl_;
   [[no_unique_address]] scanner_type scanner_;
+  memory_load load_;
   load_balancer balancer_;
   reporter report_;
   double next_balance_ = 0, next_refresh_ = 0, next_snapshot_ = 0;

@@ -51,7 +51,7 @@ inline void first_touch(world& s, std::uint32_t p) {
       }
       if (!s.m.allowed(p, node)) node = allowed[c % allowed.size()];
       rs.chunks[c].node = node;
-      ++rs.on_node[node];
+      if (rs.on_node[node]++ == 0) rs.occupied.push_back(node);
     }
   }
 }

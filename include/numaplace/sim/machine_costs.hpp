@@ -195,7 +195,7 @@ inline std::optional<std::string> validate(const machine_costs& c, std::size_t n
 ///   2.0) and by more on Opteron (1.08-1.30 where SLIT says 1.6-2.2);
 /// - each node's memory sustains `node_cpus / 2` cores streaming at `core_stream_gbs`
 ///   (server DRAM saturates with about half of its cores streaming);
-/// - no link limits, and the loaded-latency shape of generic DDR: flat to about half the
+/// - no link limits, and the loaded-latency shape of generic DDR: flat to 40 % of the
 ///   bandwidth, doubling by 90 %, steep at saturation.
 inline machine_costs from_slit(const dynamic_topology& t, const std::vector<std::size_t>& cpus_per_node,
                                double core_stream_gbs = 10.0) {
@@ -212,7 +212,7 @@ inline machine_costs from_slit(const dynamic_topology& t, const std::vector<std:
     const double cpus = a < cpus_per_node.size() ? double(cpus_per_node[a]) : 0.0;
     c.node_bandwidth_gbs.push_back(std::max(1.0, cpus / 2.0) * core_stream_gbs);
   }
-  c.loaded.points = {{0.0, 1.0}, {0.5, 1.1}, {0.7, 1.3}, {0.8, 1.6}, {0.9, 2.2}, {1.0, 4.0}};
+  c.loaded.points = {{0.0, 1.0}, {0.4, 1.0}, {0.6, 1.1}, {0.8, 1.4}, {0.9, 2.0}, {1.0, 3.5}};
   c.assumption =
       "costs derived from SLIT: latency ratio 1 + (distance/local - 1)/2, node bandwidth = CPUs/2 x " +
       std::to_string(core_stream_gbs).substr(0, 4) + " GB/s, no link limits, a generic loaded-latency curve";

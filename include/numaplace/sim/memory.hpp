@@ -11,8 +11,6 @@
 #include <vector>
 
 #include "../policy/memory_migration.hpp"
-#include "../topology/dynamic_topology.hpp"
-#include "cost_model.hpp"
 #include "machine.hpp"
 #include "workload.hpp"
 
@@ -31,13 +29,13 @@ struct region_state {
   bool shared = false;  // a heap every thread of the process works on
   std::vector<chunk_state> chunks;
   std::vector<std::uint32_t> on_node;  // chunks per node
-  std::vector<double> cost_from;       // mean access cost from each node, refreshed
+  std::vector<node_index> occupied;    // the nodes with on_node > 0, in no particular order
 };
 
 class memory_model {
  public:
   /// Every process's regions, in process order; region_base[p] is process p's first.
-  memory_model(const workload& w, std::size_t nodes) {
+  memory_model(const workload& w, std::size_t nodes) : nodes_(nodes) {
     for (const process_spec& ps : w.processes) {
       region_base.push_back(static_cast<std::uint32_t>(regions.size()));
       for (const region& r : ps.regions) {
@@ -46,7 +44,6 @@ class memory_model {
         rs.shared = r.first_touch_by_all;
         rs.chunks.resize(r.chunks);
         rs.on_node.assign(nodes, 0);
-        rs.cost_from.assign(nodes, 1.0);
         regions.push_back(std::move(rs));
       }
     }
@@ -63,8 +60,8 @@ class memory_model {
 
   /// Puts chunk `c` of region `rs` on node `to`.
   static void place(region_state& rs, chunk_state& c, node_index to) {
-    --rs.on_node[c.node];
-    ++rs.on_node[to];
+    if (--rs.on_node[c.node] == 0) std::erase(rs.occupied, c.node);
+    if (rs.on_node[to]++ == 0) rs.occupied.push_back(to);
     c.node = to;
   }
 
@@ -72,6 +69,7 @@ class memory_model {
   static void rehome(region_state& rs, node_index node) {
     std::fill(rs.on_node.begin(), rs.on_node.end(), 0u);
     rs.on_node[node] = static_cast<std::uint32_t>(rs.chunks.size());
+    rs.occupied.assign(1, node);
     for (auto& ch : rs.chunks) ch = {node, {}, false};
   }
 
@@ -81,76 +79,42 @@ class memory_model {
       std::vector<std::uint32_t> count(regions[r].on_node.size(), 0);
       for (const auto& ch : regions[r].chunks) ++count[ch.node];
       if (count != regions[r].on_node) return "region " + std::to_string(r) + " miscounts its chunks per node";
+      std::vector<node_index> held, listed = regions[r].occupied;
+      for (node_index n = 0; n < count.size(); ++n) {
+        if (count[n] != 0) held.push_back(n);
+      }
+      std::sort(listed.begin(), listed.end());
+      if (held != listed) return "region " + std::to_string(r) + " lists the wrong nodes as holding it";
     }
     return {};
   }
 
-  /// Mean access cost of each region from each node, with bandwidth contention on the nodes
-  /// the memory is on; then each task's latency at its node.
-  void refresh_costs(machine& m, const workload& w, const cost_model& c) {
-    const std::size_t n = m.node_count();
-    const dynamic_topology& topo = m.topology();
-    // The nodes each region has chunks on, in node order: the sums below add only those (on
-    // 64 nodes most regions are on one or a few).
-    occupied_.clear();
-    first_.assign(regions.size() + 1, 0);
-    for (std::size_t r = 0; r < regions.size(); ++r) {
-      first_[r] = occupied_.size();
-      for (node_index node = 0; node < n; ++node) {
-        if (regions[r].on_node[node] != 0) occupied_.push_back(node);
-      }
-    }
-    first_[regions.size()] = occupied_.size();
-    std::vector<double> demand(n, 0.0), slowdown(n, 1.0);
-    for (const auto& t : m.tasks) {
-      if (!t.alive) continue;
-      const double mb = w.processes[t.process].memory_bound;
-      for (const auto& [r, weight] : t.accesses) {
-        const auto& rs = regions[r];
-        const double total = double(rs.chunks.size());
-        for (const node_index node : nodes_of(r)) demand[node] += mb * weight * double(rs.on_node[node]) / total;
-      }
-    }
-    for (node_index node = 0; node < n; ++node) {
-      const double capacity = std::max(1.0, double(m.node_cpus[node].size()) * c.bandwidth_cpus_fraction);
-      slowdown[node] = std::max(1.0, demand[node] / capacity);
-    }
-    const double local = topo.local_distance();
-    for (std::size_t r = 0; r < regions.size(); ++r) {
-      region_state& rs = regions[r];
-      const double total = double(rs.chunks.size());
-      for (node_index from = 0; from < n; ++from) {
-        double cost = 0;
-        for (const node_index node : nodes_of(r))
-          cost += double(rs.on_node[node]) / total * topo.distance(from, node) / local * slowdown[node];
-        rs.cost_from[from] = cost;
-      }
-    }
-    for (auto& t : m.tasks) {
-      if (t.alive) update_latency(t);
-    }
-  }
-
-  /// A task's mean access cost and local share at the node it is on now.
+  /// A task's mean access cost and local share at the node it is on now, from the access
+  /// costs as last settled (memory_load.hpp).
   void update_latency(task_state& t) const {
     t.latency = 0;
     t.local_share = 0;
+    const bool settled = !access_cost.empty();
+    const double* from = settled ? access_cost.data() + t.node * nodes_ : nullptr;
     for (const auto& [r, weight] : t.accesses) {
       const auto& rs = regions[r];
-      t.latency += weight * rs.cost_from[t.node];
-      t.local_share += weight * double(rs.on_node[t.node]) / double(rs.chunks.size());
+      const double total = double(rs.chunks.size());
+      double cost = 0;
+      for (const node_index node : rs.occupied) cost += double(rs.on_node[node]) / total * from[node];
+      t.latency += weight * (settled ? cost : 1.0);
+      t.local_share += weight * double(rs.on_node[t.node]) / total;
     }
   }
 
   std::vector<region_state> regions;
   std::vector<std::uint32_t> region_base;  // one past the last process: the end
+  /// access_cost[from * n + to]: what an access from a CPU on `from` to memory on `to` costs
+  /// now, over an unloaded local one (latency ratio times queueing at the memory and on the
+  /// route); settled every refresh by memory_load. Empty until the first settle: cost 1.
+  std::vector<double> access_cost;
 
  private:
-  std::span<const node_index> nodes_of(std::size_t r) const {
-    return std::span<const node_index>(occupied_.data() + first_[r], first_[r + 1] - first_[r]);
-  }
-  std::vector<node_index> occupied_;
-  std::vector<std::size_t> first_;
+  std::size_t nodes_;
 };
 
 }  // namespace numaplace::sim

@@ -32,8 +32,12 @@ struct process_spec {
   std::string name;
   std::vector<region> regions;
   std::vector<thread_spec> threads;
-  /// Share of a thread's time spent on memory when all of it is local (0..1).
+  /// Share of a thread's time spent on memory when all of it is local and unloaded (0..1).
   double memory_bound = 0.3;
+  /// How much of that memory time streams (many misses in flight, bandwidth-bound: 1) rather
+  /// than waits on one dependent miss after another (latency-bound: 0). Sets how many bytes
+  /// the thread asks for (memory_load.hpp).
+  double streaming = 0.5;
   /// For short-lived jobs (make -j): total jobs to run, each `job_work` ms of CPU, at most
   /// `threads.size()` at once. 0 jobs: threads run for the whole simulation.
   std::uint32_t jobs = 0;

@@ -6,6 +6,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
 #include <random>
 #include <type_traits>
 
@@ -53,6 +56,7 @@ struct world {
         c(options.costs),
         rng(options.seed),
         m(topology, options.machine),
+        hw(costs_for(topology, options, m)),
         mem(load, topology.node_count()) {}
 
   const dynamic_topology& topo;
@@ -62,6 +66,7 @@ struct world {
   std::mt19937_64 rng;
   double now_ms = 0;
   machine m;
+  machine_costs hw;
   memory_model mem;
   std::uint64_t task_ticks = 0, faults = 0;  // the simulator's units of work
 
@@ -73,6 +78,22 @@ struct world {
       ++m.processes[t.process].task_moves;
     }
     mem.update_latency(t);
+  }
+
+ private:
+  // The run's hardware: the options' measured costs, checked against the machine, else
+  // derived from its SLIT and CPU counts.
+  static machine_costs costs_for(const dynamic_topology& topology, const run_options& o, const machine& m) {
+    if (!o.hardware) {
+      std::vector<std::size_t> cpus;
+      for (const auto& node : m.node_cpus) cpus.push_back(node.size());
+      return from_slit(topology, cpus);
+    }
+    machine_costs hw = *o.hardware;
+    complete_routes(hw);
+    if (auto bad = validate(hw, topology.node_count()))
+      throw std::invalid_argument("machine costs '" + hw.name + "': " + *bad);
+    return hw;
   }
 };
 
