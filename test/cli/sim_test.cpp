@@ -19,7 +19,7 @@ using numaplace_cli_test::run_numaplace;
 
 namespace {
 
-// A small custom run: 2 JVMs x 8 warehouses for 5 simulated seconds on 4 nodes x 6 CPUs.
+// A small custom run: 2 JVMs x 8 warehouses for 5 simulated seconds on 4 nodes x 24 CPUs.
 const std::vector<std::string> small{"sim", "--workload", "specjbb:2:8:5", "--machine", "seed001-4node"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {

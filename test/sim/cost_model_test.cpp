@@ -192,7 +192,7 @@ TEST_CASE("a run refuses costs that do not fit its machine, naming what is wrong
   CHECK(message == "machine costs 'test pair': latency_ratio(0, 1) is 0.500000, not in [1, 100]");
 }
 
-TEST_CASE("two busy SMT siblings each run at smt_busy_speed") {
+TEST_CASE("busy SMT siblings share their core's throughput: 1.25x for two, 1.75x for four") {
   const cost_model c;
   const auto t = direct(2, 2);
   workload w = throughput_workload({private_process("siblings", 2, 0.3)}, 10.0);
@@ -200,8 +200,15 @@ TEST_CASE("two busy SMT siblings each run at smt_busy_speed") {
   machine_options smt;
   smt.threads_per_core = 2;
   const run_result shared = run_baseline(t, w, balancing::hard_binding, smt);
-  CHECK(shared.groups[0].throughput == doctest::Approx(2 * 1000.0 * c.smt_busy_speed).epsilon(1e-12));
+  CHECK(shared.groups[0].throughput == doctest::Approx(2 * 1000.0 * c.smt_speed(2)).epsilon(1e-12));
   CHECK(shared.groups[0].throughput == doctest::Approx(1250.0).epsilon(1e-12));
+  // Four threads on one SMT4 core (POWER7).
+  machine_options smt4;
+  smt4.threads_per_core = 4;
+  workload four = throughput_workload({private_process("smt4", 4, 0.3)}, 10.0);
+  four.processes[0].bind_nodes = {0};
+  CHECK(run_baseline(direct(2, 4), four, balancing::hard_binding, smt4).groups[0].throughput ==
+        doctest::Approx(1750.0).epsilon(1e-12));
   // The same two threads on two cores.
   const run_result apart = run_baseline(t, w, balancing::hard_binding);
   CHECK(apart.groups[0].throughput == doctest::Approx(2000.0).epsilon(1e-12));

@@ -14,9 +14,15 @@ struct cost_model {
   /// bandwidths and loaded latency, settled against demand in memory_load.hpp); how much a
   /// task waits on memory is its workload's (memory_bound, streaming). Neither lives here.
 
-  /// Two busy SMT siblings each run at this speed (Hyper-Threading yields about 1.25x the
-  /// throughput of one thread per core; Intel's figures for the P4 and later).
-  double smt_busy_speed = 0.625;
+  /// Each busy SMT sibling beyond the first adds this much of one thread's throughput to its
+  /// core: two Hyper-Threads give about 1.25x one thread (Intel's figures for the P4 and
+  /// later); four POWER7 threads then 1.75x (assumed, the same gain per thread).
+  double smt_gain_per_sibling = 0.25;
+
+  /// What each of `busy` threads on one core runs at, relative to one thread alone.
+  double smt_speed(unsigned busy) const {
+    return busy <= 1 ? 1.0 : (1.0 + smt_gain_per_sibling * double(busy - 1)) / double(busy);
+  }
 
   /// Moving a task to another node costs a cache refill: work lost, in ms of the task's time
   /// (tens of MB of LLC refilled at memory bandwidth).

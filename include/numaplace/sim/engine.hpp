@@ -177,7 +177,7 @@ class engine {
       ++s_.task_ticks;
       double ms = s_.c.tick_ms / double(cpu.tasks.size());
       t.runtime_ms += ms;
-      if (s_.m.sibling_busy(t.cpu)) ms *= s_.c.smt_busy_speed;
+      ms *= s_.c.smt_speed(s_.m.busy_threads(t.cpu));
       const double stalled = std::min(ms, t.stall_ms);
       t.stall_ms -= stalled;
       ms -= stalled;

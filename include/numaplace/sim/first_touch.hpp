@@ -41,10 +41,12 @@ inline void first_touch(world& s, std::uint32_t p) {
   for (std::uint32_t r = 0; r < regions.size(); ++r) {
     region_state& rs = regions[r];
     const bool by_all = spec.regions[r].first_touch_by_all;
-    const node_index home = by_all ? no_node : detail::first_accessor_node(s, p, r, toucher_nodes);
+    const node_index home = spec.main_thread_touches_first && !toucher_nodes.empty() ? toucher_nodes.front()
+                            : by_all                                              ? no_node
+                                     : detail::first_accessor_node(s, p, r, toucher_nodes);
     for (std::size_t c = 0; c < rs.chunks.size(); ++c) {
       node_index node = home;
-      if (by_all && !toucher_nodes.empty()) {
+      if (by_all && home == no_node && !toucher_nodes.empty()) {
         node = toucher_nodes[std::uniform_int_distribution<std::size_t>(0, toucher_nodes.size() - 1)(s.rng)];
       } else if (node == no_node) {
         node = 0;

@@ -106,12 +106,11 @@ class machine {
     return std::any_of(core_cpus[core].begin(), core_cpus[core].end(),
                        [&](cpu_index c) { return !cpus[c].tasks.empty(); });
   }
-  /// Whether another SMT sibling of `cpu` has work.
-  bool sibling_busy(cpu_index cpu) const {
-    for (auto c : core_cpus[cpus[cpu].core]) {
-      if (c != cpu && !cpus[c].tasks.empty()) return true;
-    }
-    return false;
+  /// How many SMT threads of `cpu`'s core have work, `cpu` included when it has.
+  unsigned busy_threads(cpu_index cpu) const {
+    unsigned busy = 0;
+    for (auto c : core_cpus[cpus[cpu].core]) busy += cpus[c].tasks.empty() ? 0 : 1;
+    return busy;
   }
   bool allowed(std::uint32_t process, node_index n) const {
     const auto& a = processes[process].allowed;

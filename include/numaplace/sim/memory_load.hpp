@@ -85,7 +85,7 @@ class memory_load {
       const task_state& t = m.tasks[id];
       if (!t.alive) continue;
       const double cpu_share = 1.0 / double(m.cpus[t.cpu].tasks.size());
-      const double smt = m.sibling_busy(t.cpu) ? c.smt_busy_speed : 1.0;
+      const double smt = c.smt_speed(m.busy_threads(t.cpu));
       const double gbs = unloaded_demand_gbs(w.processes[t.process], hw) * cpu_share * smt * progress_[id];
       for (const auto& [r, weight] : t.accesses) {
         const region_state& rs = mem.regions[r];

@@ -51,9 +51,10 @@ inline dynamic_topology machine(std::string_view name) { return presets::find(na
 /// Preset 1, seed 000: 2 JVMs each 4 nodes wide on the 8-node backplane machine.
 inline seed_preset seed000_preset() {
   seed_preset p{"seed000", "seed 000: SPECjbb2005, 2 JVMs x 80 warehouses on the 8-node machine", {}, {}};
-  p.experiments.push_back(
-      {"specjbb-2x80", detail::machine("seed000-8node"), workloads::specjbb(2, 80, 60.0), {}, {},
-       {"vanilla", "patches-1-2", "patches-1-4"}, 10, 1});
+  experiment e{"specjbb-2x80", detail::machine("seed000-8node"), workloads::specjbb(2, 80, 60.0), {}, {},
+               {"vanilla", "patches-1-2", "patches-1-4"}, 10, 1};
+  e.machine.threads_per_core = 2;  // Westmere-EX: 10 cores x 2 Hyper-Threads per socket
+  p.experiments.push_back(std::move(e));
   p.claims.push_back({"specjbb-2x80", "vanilla", "patches-1-2", seed_claim::metric::throughput, 857814, 926053,
                       "SPECjbb2005 bops per JVM, mean of 20 JVM results"});
   p.claims.push_back({"specjbb-2x80", "vanilla", "patches-1-4", seed_claim::metric::throughput, 857814, 931791,
@@ -61,14 +62,18 @@ inline seed_preset seed000_preset() {
   return p;
 }
 
-/// Preset 2, seed 001: autonuma-benchmark numa01 and numa02 on a 4-node, 24-CPU machine, before
+/// Preset 2, seed 001: autonuma-benchmark numa01 and numa02 on a 4-node, 24-core POWER7 machine
+/// (SMT4: 96 CPUs; numa01 runs half the CPUs per process, numa02 one thread per CPU), before
 /// and after the numa_has_capacity fix (the thread's kernels (i) and (iv); (ii) and (iii) change
 /// code numaplace does not model and are left out).
 inline seed_preset seed001_preset() {
-  seed_preset p{"seed001", "seed 001: numa01 and numa02 on a 4-node 24-CPU machine, capacity fix", {}, {}};
+  seed_preset p{"seed001", "seed 001: numa01 and numa02 on a 4-node 24-core SMT4 machine, capacity fix", {}, {}};
   const auto box = detail::machine("seed001-4node");
-  p.experiments.push_back({"numa01", box, workloads::numa01(12), {}, {}, {"linux-4.1", "linux-4.2"}, 5, 1});
-  p.experiments.push_back({"numa02", box, workloads::numa02(24), {}, {}, {"linux-4.1", "linux-4.2"}, 5, 1});
+  for (experiment e : {experiment{"numa01", box, workloads::numa01(48), {}, {}, {"linux-4.1", "linux-4.2"}, 5, 1},
+                       experiment{"numa02", box, workloads::numa02(96), {}, {}, {"linux-4.1", "linux-4.2"}, 5, 1}}) {
+    e.machine.threads_per_core = 4;
+    p.experiments.push_back(std::move(e));
+  }
   p.claims.push_back({"numa01", "linux-4.1", "linux-4.2", seed_claim::metric::elapsed, 915.64, 782.67,
                       "elapsed seconds, kernels (i) and (iv), 5 runs"});
   p.claims.push_back({"numa02", "linux-4.1", "linux-4.2", seed_claim::metric::elapsed, 26.43, 26.02,
@@ -111,8 +116,10 @@ inline seed_preset seed004_preset() {
   seed_preset p{"seed004", "seed 004: SPECjbb2005, 1 JVM, warehouses 1..80 on a 2-socket 80-CPU machine", {}, {}};
   const auto box = detail::machine("seed004-2socket");
   for (std::size_t n : {1, 8, 16, 24, 32, 40, 60, 80}) {
-    p.experiments.push_back({"specjbb-1x" + std::to_string(n), box, workloads::specjbb(1, n, 30.0), {}, {},
-                             {"linux-5.9", "linux-5.10"}, 3, 1});
+    experiment e{"specjbb-1x" + std::to_string(n), box, workloads::specjbb(1, n, 30.0), {}, {},
+                 {"linux-5.9", "linux-5.10"}, 3, 1};
+    e.machine.threads_per_core = 2;  // 2 x 20 cores x 2 Hyper-Threads
+    p.experiments.push_back(std::move(e));
   }
   // Means of the seed's Hmean tput-24 .. tput-40 for each kernel.
   p.claims.push_back({"specjbb-1x24..40", "linux-5.9", "linux-5.10", seed_claim::metric::throughput, 1023700.88,

@@ -140,12 +140,13 @@ dynamic_topology with_shape(const static_topology<N>& s, unsigned cpus_per_node,
 /// Every preset, in the order `numaplace topo --list-presets` prints them.
 inline std::span<const preset> all() {
   static constexpr preset list[] = {
-      {"seed000-8node", "seed 000: 8 sockets x 20 CPUs, quads {0-3} {4-7} (backplane)",
+      {"seed000-8node", "seed 000: 8 sockets x 20 CPUs (10 cores x HT), quads {0-3} {4-7} (backplane)",
        "Westmere-EX 8S matrix, LKML 2019-10-08 <20191008143258.GC8431@pauld.bos.csb>",
        [] { return detail::with_shape(seed000_8node, 20, 64 * gib); }},
-      {"seed001-4node", "seed 001: 4 nodes x 6 CPUs, directly connected",
-       "seed 001 (4-node 24-core POWER); the thread gives no matrix, 10/20 assumed",
-       [] { return detail::with_shape(direct_4node, 6, 16 * gib); }},
+      {"seed001-4node", "seed 001: 4 nodes x 24 CPUs (6 POWER7 cores x SMT4), directly connected",
+       "seed 001 (4-node 24-core POWER; user over elapsed time says ~86 CPUs busy); the thread gives no matrix, "
+       "10/20 assumed",
+       [] { return detail::with_shape(direct_4node, 24, 16 * gib); }},
       {"seed002-ht", "seed 002: 4 physical CPUs x 2 HT siblings, siblings mapped as nodes",
        "seed 002 (P4 HT, make -j4 on 8 logical CPUs)",
        [] {
@@ -154,7 +155,7 @@ inline std::span<const preset> all() {
       {"seed003-4node", "seed 003: 4 nodes x 8 CPUs, directly connected",
        "seed 003 (4 JVMs on a 4-node 32-CPU machine); 10/20 assumed",
        [] { return detail::with_shape(direct_4node, 8, 16 * gib); }},
-      {"seed004-2socket", "seed 004: 2 sockets x 40 CPUs", "seed 004 (SPECjbb on a 2-socket 80-CPU box); 10/20 assumed",
+      {"seed004-2socket", "seed 004: 2 sockets x 40 CPUs (20 cores x HT)", "seed 004 (SPECjbb on a 2-socket 80-CPU box); 10/20 assumed",
        [] { return detail::with_shape(two_socket, 40, 128 * gib); }},
       {"amd-opteron-8node", "4x AMD Opteron 6134, 8 nodes x 4 CPUs (glueless mesh)",
        "hwloc tests/hwloc/linux/32amd64-4s2n4c-cgroup2", [] { return detail::with_shape(amd_opteron_8node, 4, 8 * gib); }},
