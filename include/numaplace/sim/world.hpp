@@ -1,12 +1,11 @@
 #pragma once
 // One run's whole state: the machine, its memory, the workload, the clock and the random
-// stream. The engine owns it; the components (numa_scan, numa_migrate, fork, load_balance,
-// report) each take it by reference, so each file holds one responsibility and none holds
-// another's state.
+// stream (random.hpp: Boost.Random, header-only). The engine owns it; the components
+// (numa_scan, numa_migrate, fork, load_balance, report) each take it by reference, so each file
+// holds one responsibility and none holds another's state.
 
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <type_traits>
 
 #include "../topology/dynamic_topology.hpp"
@@ -14,6 +13,7 @@
 #include "machine_costs.hpp"
 #include "machine.hpp"
 #include "memory.hpp"
+#include "random.hpp"
 #include "workload.hpp"
 
 namespace numaplace::sim {
@@ -59,7 +59,7 @@ struct world {
   const workload& w;
   run_options o;
   cost_model c;
-  std::mt19937_64 rng;
+  random_engine rng;
   double now_ms = 0;
   machine m;
   memory_model mem;
