@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <string_view>
 
 namespace numaplace_cli {
@@ -121,6 +122,28 @@ stack_stats stats_of(const sim_experiment_result& e, const sim_stack_result& s) 
   return st;
 }
 
+std::vector<double> run_samples(const sim_experiment_result& e, const sim_stack_result& s) {
+  std::vector<double> samples;
+  for (const auto& run : s.runs) {
+    if (run.groups.empty()) continue;
+    double sum = 0;
+    for (const auto& g : run.groups) sum += metric_of(g, e.elapsed);
+    samples.push_back(sum / double(run.groups.size()));
+  }
+  return samples;
+}
+
+stack_comparison compare_runs(const std::vector<double>& baseline, const std::vector<double>& variant, bool elapsed) {
+  using numaplace::sim::better;
+  return {numaplace::sim::welch_gain_percent(baseline, variant, elapsed ? better::lower : better::higher),
+          baseline.size(), variant.size()};
+}
+
+std::string comparison_verdict(const stack_comparison& c) {
+  if (!c.gain.distinguishable()) return "not distinguishable";
+  return c.gain.difference > 0 ? "better" : "worse";
+}
+
 namespace {
 
 // "specjbb-1x24..40" -> prefix "specjbb-1x", 24, 40; nothing for a plain name.
@@ -160,6 +183,30 @@ const sim_stack_result* find_stack(const sim_experiment_result& e, const std::st
   return nullptr;
 }
 
+// Per-run sums over several experiments, keyed by run index: a range's sample for run i is the
+// mean of its experiments' run-i samples (only indices every experiment ran).
+struct run_average {
+  std::map<unsigned, std::pair<double, std::size_t>> by_run;  // sum, experiments
+
+  void add(const sim_experiment_result& e, const sim_stack_result& s) {
+    const auto samples = run_samples(e, s);
+    for (std::size_t i = 0, k = 0; i < s.runs.size(); ++i) {
+      if (s.runs[i].groups.empty()) continue;
+      auto& [sum, count] = by_run[s.run_index[i]];
+      sum += samples[k++];
+      ++count;
+    }
+  }
+
+  std::vector<double> samples(std::size_t experiments) const {
+    std::vector<double> out;
+    for (const auto& [run, entry] : by_run) {
+      if (entry.second == experiments) out.push_back(entry.first / double(experiments));
+    }
+    return out;
+  }
+};
+
 }  // namespace
 
 claim_outcome evaluate_claim(const sim_preset_result& p, const sim_claim& c) {
@@ -175,6 +222,7 @@ claim_outcome evaluate_claim(const sim_preset_result& p, const sim_claim& c) {
     return o;
   }
   double base = 0, var = 0;
+  run_average base_runs, var_runs;
   for (const auto* e : matched) {
     const auto* b = find_stack(*e, c.baseline);
     const auto* v = find_stack(*e, c.variant);
@@ -190,6 +238,8 @@ claim_outcome evaluate_claim(const sim_preset_result& p, const sim_claim& c) {
     }
     base += bs.metric.mean;
     var += vs.metric.mean;
+    base_runs.add(*e, *b);
+    var_runs.add(*e, *v);
     if (matched.size() == 1) {
       o.baseline_stddev = bs.metric.stddev;
       o.variant_stddev = vs.metric.stddev;
@@ -199,9 +249,17 @@ claim_outcome evaluate_claim(const sim_preset_result& p, const sim_claim& c) {
   o.baseline = base / double(matched.size());
   o.variant = var / double(matched.size());
   o.simulated_gain = c.gain_percent(o.baseline, o.variant);
-  o.direction_agrees = o.simulated_gain * o.reported_gain > 0;
-  const double ratio = o.reported_gain != 0 ? o.simulated_gain / o.reported_gain : 0;
+  o.comparison = compare_runs(base_runs.samples(matched.size()), var_runs.samples(matched.size()), c.elapsed);
+  // The verdict reads the interval: a point estimate inside the noise agrees with nothing.
+  if (!o.comparison.gain.distinguishable()) {
+    o.verdict = "not distinguishable";
+    return o;
+  }
+  o.direction_agrees = o.comparison.gain.difference * o.reported_gain > 0;
+  const double ratio = o.reported_gain != 0 ? o.comparison.gain.difference / o.reported_gain : 0;
   o.within_2x = o.direction_agrees && ratio >= 0.5 && ratio <= 2.0;
+  o.verdict = o.direction_agrees ? fmt::format("direction agrees, magnitude within 2x: {}", o.within_2x ? "yes" : "no")
+                                 : "direction differs";
   return o;
 }
 

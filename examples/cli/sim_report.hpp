@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <numaplace/sim/result.hpp>
+#include <numaplace/sim/welch.hpp>
 #include <numaplace/topology/dynamic_topology.hpp>
 
 namespace numaplace_cli {
@@ -96,6 +97,21 @@ struct stack_stats {
 };
 stack_stats stats_of(const sim_experiment_result& e, const sim_stack_result& s);
 
+/// The independent samples of one stack: for each run, in run order, the mean over the run's
+/// groups of the metric. A run's groups share one machine, so they are not independent.
+std::vector<double> run_samples(const sim_experiment_result& e, const sim_stack_result& s);
+
+/// A variant stack against a baseline stack: the gain in percent (positive when the variant is
+/// better) with its 95 % Welch interval over the runs of each.
+struct stack_comparison {
+  numaplace::sim::welch_interval gain;
+  std::size_t baseline_runs = 0, variant_runs = 0;
+};
+stack_comparison compare_runs(const std::vector<double>& baseline, const std::vector<double>& variant, bool elapsed);
+
+/// "not distinguishable" when the interval spans zero (or there is none), else "better" or "worse".
+std::string comparison_verdict(const stack_comparison& c);
+
 /// A claim next to what the simulation gives for it.
 struct claim_outcome {
   bool simulated = false;  ///< false when an experiment or stack it needs was not run
@@ -103,8 +119,11 @@ struct claim_outcome {
   double baseline = 0, variant = 0;  ///< simulated means
   std::optional<double> baseline_stddev, variant_stddev;  ///< simulated (single experiments)
   double reported_gain = 0, simulated_gain = 0;            ///< percent
-  bool direction_agrees = false;
-  bool within_2x = false;  ///< direction agrees and the magnitude is within a factor of 2
+  stack_comparison comparison;  ///< over per-run samples (averaged over a range's experiments)
+  bool direction_agrees = false;  ///< the interval excludes zero on the reported gain's side
+  bool within_2x = false;         ///< direction agrees and the magnitude is within a factor of 2
+  /// "not distinguishable", "direction differs", or "direction agrees, magnitude within 2x: yes|no".
+  std::string verdict;
 };
 claim_outcome evaluate_claim(const sim_preset_result& p, const sim_claim& c);
 

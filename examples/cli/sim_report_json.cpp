@@ -45,6 +45,28 @@ json node_groups_json(const numaplace::dynamic_topology& t) {
   return groups;
 }
 
+// The interval's ends, or nulls when a stack has fewer than 2 runs.
+void add_interval(json& j, const stack_comparison& c) {
+  j["ci95_low_percent"] = c.gain.has_interval ? json(c.gain.low) : json(nullptr);
+  j["ci95_high_percent"] = c.gain.has_interval ? json(c.gain.high) : json(nullptr);
+  j["runs"] = {{"baseline", c.baseline_runs}, {"variant", c.variant_runs}};
+}
+
+// Each later stack against the first: its gain, interval and verdict.
+json comparisons_json(const sim_experiment_result& e) {
+  json out = json::array();
+  if (e.stacks.empty()) return out;
+  const auto first = run_samples(e, e.stacks.front());
+  for (std::size_t i = 1; i < e.stacks.size(); ++i) {
+    const stack_comparison c = compare_runs(first, run_samples(e, e.stacks[i]), e.elapsed);
+    json j{{"baseline", e.stacks.front().stack}, {"variant", e.stacks[i].stack}, {"gain_percent", c.gain.difference}};
+    add_interval(j, c);
+    j["verdict"] = comparison_verdict(c);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 json experiment_json(const sim_experiment_result& e, bool timeline) {
   json stacks = json::array();
   for (const auto& s : e.stacks) {
@@ -75,7 +97,8 @@ json experiment_json(const sim_experiment_result& e, bool timeline) {
           {"metric", e.elapsed ? "elapsed_seconds" : "throughput"},
           {"runs", e.runs},
           {"seed", e.seed},
-          {"stacks", std::move(stacks)}};
+          {"stacks", std::move(stacks)},
+          {"comparisons", comparisons_json(e)}};
 }
 
 json claim_json(const sim_preset_result& p, const sim_claim& c) {
@@ -92,6 +115,8 @@ json claim_json(const sim_preset_result& p, const sim_claim& c) {
     j["simulated"] = {{"baseline", o.baseline}, {"variant", o.variant}, {"gain_percent", o.simulated_gain}};
     if (o.baseline_stddev) j["simulated"]["baseline_stddev"] = *o.baseline_stddev;
     if (o.variant_stddev) j["simulated"]["variant_stddev"] = *o.variant_stddev;
+    add_interval(j["simulated"], o.comparison);
+    j["verdict"] = o.verdict;
     j["direction_agrees"] = o.direction_agrees;
     j["within_2x"] = o.within_2x;
   } else {

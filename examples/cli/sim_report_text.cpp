@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +16,16 @@ constexpr std::size_t per_run_limit = 20;  // seed 000 lists 10 runs x 2 JVMs
 std::string value(double v, bool elapsed) { return elapsed ? fmt::format("{:.2f} s", v) : fmt::format("{:.0f}", v); }
 
 std::string signed_percent(double p) { return fmt::format("{:+.1f} %", p); }
+
+// "95 % CI +1.1 .. +4.7 %, Welch, 10 runs each"
+std::string interval_text(const stack_comparison& c) {
+  const auto count = [](std::size_t n) { return fmt::format("{} run{}", n, n == 1 ? "" : "s"); };
+  const std::string runs = c.baseline_runs == c.variant_runs
+                               ? count(c.baseline_runs) + " each"
+                               : fmt::format("{} and {}", c.baseline_runs, count(c.variant_runs));
+  if (!c.gain.has_interval) return fmt::format("no interval: {}, fewer than 2", runs);
+  return fmt::format("95 % CI {:+.1f} .. {:+.1f} %, Welch, {}", c.gain.low, c.gain.high, runs);
+}
 
 void print_runs(const sim_experiment_result& e, const sim_stack_result& s) {
   std::size_t name_width = 0;
@@ -55,19 +64,26 @@ void print_table(const sim_experiment_result& e) {
   }
 }
 
+// Without claims, each later stack against the first, so every comparison has an interval.
+void print_comparisons(const sim_experiment_result& e) {
+  if (e.stacks.size() < 2) return;
+  const auto first = run_samples(e, e.stacks.front());
+  fmt::print("\n");
+  for (std::size_t i = 1; i < e.stacks.size(); ++i) {
+    const stack_comparison c = compare_runs(first, run_samples(e, e.stacks[i]), e.elapsed);
+    fmt::print("  {} vs {}: {} ({}): {}\n", e.stacks[i].stack, e.stacks.front().stack, signed_percent(c.gain.difference),
+               interval_text(c), comparison_verdict(c));
+  }
+}
+
 std::string claim_line(const sim_preset_result& p, const sim_claim& c) {
   const claim_outcome o = evaluate_claim(p, c);
   std::string line = fmt::format("seed reported: {} vs {} {} ({} -> {});  ", c.variant, c.baseline,
                                  signed_percent(o.reported_gain), value(c.reported_baseline, c.elapsed),
                                  value(c.reported_variant, c.elapsed));
   if (!o.simulated) return line + fmt::format("simulated: not available ({})", o.missing);
-  line += fmt::format("simulated: {} ({} -> {});  ", signed_percent(o.simulated_gain), value(o.baseline, c.elapsed),
-                      value(o.variant, c.elapsed));
-  if (o.direction_agrees) {
-    line += fmt::format("direction agrees, magnitude within 2x: {}", o.within_2x ? "yes" : "no");
-  } else {
-    line += std::abs(o.simulated_gain) < 0.05 ? "no effect simulated" : "direction differs";
-  }
+  line += fmt::format("simulated: {} ({} -> {}; {}): {}", signed_percent(o.simulated_gain), value(o.baseline, c.elapsed),
+                      value(o.variant, c.elapsed), interval_text(o.comparison), o.verdict);
   if (c.reported_baseline_stddev && c.reported_variant_stddev && o.baseline_stddev && o.variant_stddev) {
     const auto ratio = [](double a, double b) { return b > 0 ? fmt::format("/{:.1f}", a / b) : std::string("/-"); };
     line += fmt::format("\n  stddev: seed {:.0f} -> {:.0f} ({});  simulated {} -> {} ({})", *c.reported_baseline_stddev,
@@ -105,6 +121,7 @@ void print_sim_text(const sim_report& r, bool per_run) {
       }
       fmt::print("\n");
       print_table(e);
+      if (p.claims.empty()) print_comparisons(e);
     }
     if (!p.claims.empty()) fmt::print("\n");
     for (const auto& c : p.claims) {

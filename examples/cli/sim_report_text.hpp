@@ -1,6 +1,7 @@
 #pragma once
 // `numaplace sim`'s text report: per run lines in the seeds' style, a summary table per
-// experiment, and "seed reported vs simulated" for each claim.
+// experiment, and "seed reported vs simulated" for each claim (or, without claims, each later
+// stack against the first), each with its 95 % Welch interval over the runs and a verdict.
 
 #include "sim_report.hpp"
 

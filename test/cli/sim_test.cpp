@@ -179,7 +179,90 @@ TEST_CASE("a seed preset prints seed reported vs simulated") {
   REQUIRE(r.exit_code == 0);
   CHECK(contains(r.out, "[seed002]"));
   CHECK(contains(r.out, "seed reported: linux-modern vs no-balancing +6.1 % (56.52 s -> 53.09 s);  simulated: "));
+  // Every claim line carries its interval over the runs and a verdict read from it.
+  for (std::size_t at = 0; (at = r.out.find("seed reported: ", at)) != std::string::npos; ++at) {
+    const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+    INFO(line);
+    if (contains(line, "simulated: not available")) continue;
+    CHECK(contains(line, ", Welch, 2 runs each): "));
+    CHECK(contains(line, "95 % CI "));
+    CHECK((line.ends_with("): not distinguishable") || line.ends_with("): direction differs") ||
+           line.ends_with("): direction agrees, magnitude within 2x: yes") ||
+           line.ends_with("): direction agrees, magnitude within 2x: no")));
+  }
   CHECK(r.err.empty());  // no progress when stderr is not a terminal
+}
+
+namespace {
+
+// The verdict follows the interval: not distinguishable exactly when it spans zero.
+void check_verdict_reads_interval(const json& j, const std::string& distinguishable_prefix) {
+  INFO(j.dump());
+  REQUIRE(j.contains("ci95_low_percent"));
+  REQUIRE(j.contains("ci95_high_percent"));
+  const std::string verdict = j["verdict"];
+  if (j["ci95_low_percent"].is_null()) {
+    CHECK(verdict == "not distinguishable");
+    return;
+  }
+  const double low = j["ci95_low_percent"], high = j["ci95_high_percent"];
+  CHECK(low <= high);
+  if (low <= 0 && high >= 0) {
+    CHECK(verdict == "not distinguishable");
+  } else {
+    CHECK(verdict.starts_with(distinguishable_prefix));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sim --json: seed claims carry the 95 % interval and a verdict") {
+  const json j = run_json({"sim", "--preset", "seed002", "--runs", "2", "--json"});
+  const json& claims = j["presets"][0]["claims"];
+  REQUIRE_FALSE(claims.empty());
+  for (const json& c : claims) {
+    if (c["simulated"].is_null()) continue;
+    CHECK(c["simulated"]["runs"]["baseline"] == 2);
+    CHECK(c["simulated"]["runs"]["variant"] == 2);
+    const double gain = c["simulated"]["gain_percent"];
+    if (!c["simulated"]["ci95_low_percent"].is_null()) {
+      CHECK(c["simulated"]["ci95_low_percent"].get<double>() <= gain + 1e-9);
+      CHECK(c["simulated"]["ci95_high_percent"].get<double>() >= gain - 1e-9);
+    }
+    json flat = c["simulated"];
+    flat["verdict"] = c["verdict"];
+    check_verdict_reads_interval(flat, "direction ");
+  }
+}
+
+TEST_CASE("a custom run compares each later stack with the first, with an interval and a verdict") {
+  const auto r = run_numaplace(with(small, {"--runs", "3"}));
+  REQUIRE(r.exit_code == 0);
+  const auto at = r.out.find("  linux-modern vs no-balancing: ");
+  REQUIRE(at != std::string::npos);
+  const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+  INFO(line);
+  CHECK(contains(line, " %, Welch, 3 runs each): "));
+  CHECK((line.ends_with("): not distinguishable") || line.ends_with("): better") || line.ends_with("): worse")));
+
+  const json j = run_json(with(small, {"--runs", "3", "--json"}));
+  const json& e = j["presets"][0]["experiments"][0];
+  REQUIRE(e["comparisons"].size() == 1);
+  const json& c = e["comparisons"][0];
+  CHECK(c["baseline"] == "no-balancing");
+  CHECK(c["variant"] == "linux-modern");
+  CHECK(c["runs"]["baseline"] == 3);
+  // The gain is over per-run means (each run's groups share one machine): here, with the same
+  // number of groups in every run, the same as the gain of the stacks' means over all groups.
+  const double base = e["stacks"][0]["summary"]["mean"], variant = e["stacks"][1]["summary"]["mean"];
+  CHECK(c["gain_percent"].get<double>() == doctest::Approx((variant / base - 1) * 100));
+  check_verdict_reads_interval(c, "");
+  CHECK((c["verdict"] == "not distinguishable" || c["verdict"] == "better" || c["verdict"] == "worse"));
+
+  // One run per stack: no interval, so nothing is told apart.
+  const auto once = run_numaplace(with(small, {"--runs", "1"}));
+  REQUIRE(once.exit_code == 0);
+  CHECK(contains(once.out, "(no interval: 1 run each, fewer than 2): not distinguishable\n"));
 }
 
 TEST_CASE("--progress shows runs on stderr") {

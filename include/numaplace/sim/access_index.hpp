@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <random>
 #include <utility>
 #include <vector>
 
 #include "machine.hpp"
+#include "random.hpp"
 
 namespace numaplace::sim {
 
@@ -34,7 +34,7 @@ class access_index {
   task_index first_toucher(std::uint32_t r, const machine& m, Rng& rng) const {
     const auto& list = by_region_[r];
     if (list.empty() || list.back().second <= 0) return no_task;
-    const double x = std::uniform_real_distribution<double>(0.0, list.back().second)(rng);
+    const double x = random_between(rng, 0.0, list.back().second);
     auto it = std::upper_bound(list.begin(), list.end(), x, [](double v, const auto& e) { return v < e.second; });
     if (it == list.end()) --it;
     return m.tasks[it->first].alive ? it->first : no_task;

@@ -5,9 +5,9 @@
 // its own node. Hard binding keeps every chunk on the process's allowed nodes.
 
 #include <cstdint>
-#include <random>
 #include <vector>
 
+#include "random.hpp"
 #include "world.hpp"
 
 namespace numaplace::sim {
@@ -47,7 +47,7 @@ inline void first_touch(world& s, std::uint32_t p) {
     for (std::size_t c = 0; c < rs.chunks.size(); ++c) {
       node_index node = home;
       if (by_all && home == no_node && !toucher_nodes.empty()) {
-        node = toucher_nodes[std::uniform_int_distribution<std::size_t>(0, toucher_nodes.size() - 1)(s.rng)];
+        node = toucher_nodes[random_index(s.rng, toucher_nodes.size())];
       } else if (node == no_node) {
         node = 0;
       }

@@ -3,12 +3,12 @@
 // library's join rule (stats/numa_group.hpp), and the group bookkeeping that follows it.
 
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <vector>
 
 #include "../policy/memory_migration.hpp"
 #include "../stats/numa_group.hpp"
+#include "random.hpp"
 #include "world.hpp"
 
 namespace numaplace::sim {
@@ -26,7 +26,7 @@ join_verdict join_on_shared_fault(machine& m, task_index id, const last_cpupid& 
   bool running = false;
   if (other.alive && other.node == last.node) {
     const auto queued = m.cpus[other.cpu].tasks.size();
-    running = queued == 1 || std::uniform_int_distribution<std::size_t>(0, queued - 1)(rng) == 0;
+    running = queued == 1 || random_index(rng, queued) == 0;
   }
   const numa_group* mine = m.groups.find(t.group);
   const numa_group* theirs = m.groups.find(other.group);

@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <random>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -30,6 +29,7 @@
 #include "group_join.hpp"
 #include "interleave.hpp"
 #include "numa_migrate.hpp"
+#include "random.hpp"
 #include "world.hpp"
 
 namespace numaplace::sim {
@@ -227,7 +227,7 @@ class numa_scanner {
       if (s_.m.tasks[id].alive && s_.m.tasks[id].process == p) live_.push_back(id);
     }
     if (live_.empty()) return no_task;
-    return live_[std::uniform_int_distribution<std::size_t>(0, live_.size() - 1)(s_.rng)];
+    return live_[random_index(s_.rng, live_.size())];
   }
 
   static std::uint64_t chunks_of(std::span<const region_state> regions) {

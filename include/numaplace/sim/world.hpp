@@ -1,15 +1,14 @@
 #pragma once
 // One run's whole state: the machine, its memory, the workload, the clock and the random
-// stream. The engine owns it; the components (numa_scan, numa_migrate, fork, load_balance,
-// report) each take it by reference, so each file holds one responsibility and none holds
-// another's state.
+// stream (random.hpp: Boost.Random, header-only). The engine owns it; the components
+// (numa_scan, numa_migrate, fork, load_balance, report) each take it by reference, so each file
+// holds one responsibility and none holds another's state.
 
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
-#include <random>
 #include <type_traits>
 
 #include "../topology/dynamic_topology.hpp"
@@ -17,6 +16,7 @@
 #include "machine_costs.hpp"
 #include "machine.hpp"
 #include "memory.hpp"
+#include "random.hpp"
 #include "workload.hpp"
 
 namespace numaplace::sim {
@@ -63,7 +63,7 @@ struct world {
   const workload& w;
   run_options o;
   cost_model c;
-  std::mt19937_64 rng;
+  random_engine rng;
   double now_ms = 0;
   machine m;
   machine_costs hw;
