@@ -118,7 +118,7 @@ inline const char* const source_qpi =
     "links: QPI at 6.4 GT/s, 12.8 GB/s each direction (25.6 GB/s both) (HP, Xeon 5500 technology brief: "
     "https://manualsdump.com/en/manuals/hp-smartcache/285990/3)";
 
-// Skylake-SP, two sockets with 2 UPI links (John McCalpin's figures for a Xeon Platinum 8160).
+// Skylake-SP, two sockets with 2 UPI links (published figures for a Xeon Platinum 8160).
 inline constexpr double skylake_socket_read_gbs = 112.0;
 inline constexpr double skylake_remote_read_gbs = 34.0;
 inline constexpr double skylake_local_ns = 81.96;
@@ -127,8 +127,8 @@ inline constexpr double skylake_core_gbs = 12.0;
 
 inline const char* const source_skylake_bandwidth =
     "bandwidth: Xeon Platinum 8160, 2 UPI links: local reads ~112 GB/s per socket, remote reads ~34 GB/s "
-    "one direction at a time (John McCalpin, Stack Overflow answer 'Measuring memory bandwidth' on NUMA, "
-    "mirrored at https://boohere.com/de/detail/201966.html)";
+    "one direction at a time (a Stack Overflow answer on NUMA bandwidth, mirrored at "
+    "https://boohere.com/de/detail/201966.html)";
 inline const char* const source_skylake_latency =
     "latency: local 81.96 ns (MLC, 2x Xeon Silver 4110, lightest load, link above); remote ~154 ns "
     "(lmbench lat_mem_rd, numactl -C 0 -m 1, 2x Xeon Platinum 8180: "
