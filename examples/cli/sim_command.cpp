@@ -11,12 +11,14 @@
 #include <string>
 #include <vector>
 
+#include <numaplace/sim/hardware_presets.hpp>
 #include <numaplace/topology/load_file.hpp>
 #include <numaplace/topology/load_sysfs.hpp>
 #include <numaplace/topology/presets.hpp>
 
 #include "exit_codes.hpp"
 #include "hwloc_source.hpp"
+#include "machine_costs_json.hpp"
 #include "sim_report_json.hpp"
 #include "sim_report_plot.hpp"
 #include "sim_report_text.hpp"
@@ -85,6 +87,13 @@ class sim_command final : public command {
       }
     }
     app_->add_flag("--list-machines", list_machines_, "List the named machines and exit");
+    costs_ = app_->add_option("--costs", costs_path_,
+                              "A custom run's memory costs: a JSON file (print a start with --costs-json; default: "
+                              "the named machine's measured costs, else derived from SLIT)")
+                 ->type_name("FILE.json");
+    auto* costs_json = app_->add_flag("--costs-json", costs_json_,
+                                      "Print the custom run's machine costs in use as JSON (the --costs format) and exit");
+    costs_json->excludes(preset);
 
     app_->add_option("--stacks", stacks_,
                      fmt::format("Stacks to compare (default: the preset's; custom: no-balancing,linux-modern): {}",
@@ -114,11 +123,17 @@ class sim_command final : public command {
       return exit_ok;
     }
     sim_request rq;
+    if (costs_json_) {
+      load_machine(rq);
+      fmt::print("{}\n", numaplace_cli::machine_costs_json(costs_in_use(rq)).dump(2));
+      return exit_ok;
+    }
     const bool custom_machine = machine_->count() + file_->count() + sysfs_->count() + hwloc_->count() > 0;
     if (workloads_.empty()) {
       if (custom_machine) {
         throw usage_error("--machine, --file, --sysfs and --hwloc choose a custom run's machine: add --workload SPEC");
       }
+      if (costs_->count() > 0) throw usage_error("--costs sets a custom run's machine costs: add --workload SPEC");
       rq.presets = presets_.empty() ? std::vector<std::string>{"seed000"} : presets_;
     } else {
       rq.workloads = workloads_;
@@ -149,7 +164,30 @@ class sim_command final : public command {
   }
 
  private:
+  // The machine and what its memory costs: --costs, else the named machine's measured costs.
   void load_machine(sim_request& rq) const {
+    load_topology(rq);
+    if (costs_->count() > 0) {
+      rq.hardware = read_machine_costs(costs_path_);
+      if (rq.hardware->node_count() != rq.machine->node_count()) {
+        throw machine_costs_error(fmt::format("{}: has costs for {} nodes; the machine ({}) has {}", costs_path_,
+                                              rq.hardware->node_count(), rq.machine_source,
+                                              rq.machine->node_count()));
+      }
+    } else if (const std::string_view preset = "preset "; rq.machine_source.starts_with(preset)) {
+      rq.hardware = numaplace::sim::hardware_preset(std::string_view(rq.machine_source).substr(preset.size()));
+    }
+  }
+
+  // The costs a run charges: given, measured, or derived from SLIT as the simulator would.
+  static numaplace::sim::machine_costs costs_in_use(const sim_request& rq) {
+    if (rq.hardware) return *rq.hardware;
+    std::vector<std::size_t> cpus;
+    for (numaplace::node_index i = 0; i < rq.machine->node_count(); ++i) cpus.push_back(rq.machine->cpus(i).size());
+    return numaplace::sim::from_slit(*rq.machine, cpus);
+  }
+
+  void load_topology(sim_request& rq) const {
     if (machine_->count() > 0) {
       const auto* p = numaplace::presets::find(machine_name_);
       if (p == nullptr) {
@@ -181,6 +219,9 @@ class sim_command final : public command {
   CLI::Option* file_ = nullptr;
   CLI::Option* sysfs_ = nullptr;
   CLI::Option* hwloc_ = nullptr;
+  CLI::Option* costs_ = nullptr;
+  std::string costs_path_;
+  bool costs_json_ = false;
   std::string machine_name_, file_path_, sysfs_root_;
   bool hwloc_flag_ = false;
   bool list_machines_ = false;

@@ -97,6 +97,7 @@ std::vector<sim::seed_preset> build_presets(const sim_request& rq) {
     sim::seed_preset p{"custom", "custom run", {}, {}};
     for (const auto& spec : rq.workloads) {
       sim::experiment e{spec, machine, parse_workload_spec(spec), {}, {}, default_custom_stacks, default_custom_runs, 1};
+      e.hardware = rq.hardware;
       p.experiments.push_back(std::move(e));
     }
     presets.push_back(std::move(p));

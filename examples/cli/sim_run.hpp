@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <numaplace/sim/machine_costs.hpp>
 #include <numaplace/topology/dynamic_topology.hpp>
 
 #include "sim_report.hpp"
@@ -21,6 +22,9 @@ struct sim_request {
   std::vector<std::string> workloads;
   std::optional<numaplace::dynamic_topology> machine;
   std::string machine_source;
+  /// Custom run: what memory costs on `machine` (--costs, or the named machine's measured
+  /// costs); empty: the simulator derives them from SLIT.
+  std::optional<numaplace::sim::machine_costs> hardware;
   /// Overrides of the presets' choices (custom runs: defaults).
   std::vector<std::string> stacks;
   std::optional<unsigned> runs;

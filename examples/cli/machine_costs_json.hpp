@@ -1,0 +1,33 @@
+#pragma once
+// A machine's measured memory costs as JSON (`numaplace sim --costs FILE.json`), read and
+// checked here so that every problem names the file and either the line:column of a syntax
+// error or the JSON path of a bad value (`/latency_ratio/2/3`). Printed in the same form by
+// `--costs-json`, so a preset's costs are a starting point for a user's own.
+
+#include <nlohmann/json.hpp>
+#include <numaplace/sim/machine_costs.hpp>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace numaplace_cli {
+
+/// Costs that cannot be used; the message starts with the file name and the location.
+class machine_costs_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses and checks `text`; `source` names it in messages. Throws machine_costs_error.
+numaplace::sim::machine_costs parse_machine_costs(std::string_view text, const std::string& source);
+
+/// Reads the file at `path` and parses it. Throws machine_costs_error.
+numaplace::sim::machine_costs read_machine_costs(const std::string& path);
+
+/// `c` in the form parse_machine_costs reads back to the same costs.
+nlohmann::ordered_json machine_costs_json(const numaplace::sim::machine_costs& c);
+
+/// The 1-based line and column of byte `offset` (0-based) in `text`.
+std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::size_t offset);
+
+}  // namespace numaplace_cli

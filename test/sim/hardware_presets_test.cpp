@@ -1,0 +1,132 @@
+// The named machines' measured costs: usable for their topology, routes on their links, and
+// physically sensible where the hardware says what to expect.
+#include <doctest/doctest.h>
+
+#include <numaplace/sim/hardware_presets.hpp>
+#include <numaplace/topology/presets.hpp>
+
+#include <string>
+
+using namespace numaplace;
+using namespace numaplace::sim;
+
+namespace {
+
+machine_costs costs_of(std::string_view name) {
+  const auto c = hardware_preset(name);
+  REQUIRE(c.has_value());
+  return *c;
+}
+
+}  // namespace
+
+TEST_CASE("every preset with costs validates for its topology, with sources and routes on its links") {
+  for (const auto name : hardware_preset_names()) {
+    INFO(name);
+    const auto* p = presets::find(name);
+    REQUIRE(p != nullptr);
+    const dynamic_topology t = p->build();
+    const machine_costs c = costs_of(name);
+    CHECK_MESSAGE(!validate(c, t.node_count()), validate(c, t.node_count()).value_or(""));
+    CHECK_FALSE(c.name.empty());
+    CHECK(c.sources.size() >= 2);
+    CHECK_FALSE(c.assumption.empty());
+    const std::size_t n = c.node_count();
+    for (node_index a = 0; a < n; ++a) {
+      for (node_index b = 0; b < n; ++b) {
+        if (c.links.empty()) continue;
+        node_index at = a;
+        for (const auto l : c.route(a, b)) {
+          REQUIRE(l < c.links.size());
+          const auto& link = c.links[l];
+          REQUIRE((link.a == at || link.b == at));
+          at = link.a == at ? link.b : link.a;
+        }
+        CHECK(at == b);
+      }
+    }
+  }
+}
+
+TEST_CASE("machines without figures derive theirs from SLIT") {
+  CHECK_FALSE(hardware_preset("ibm-power7-sparse").has_value());
+  CHECK_FALSE(hardware_preset("ibm-power9-gpu").has_value());
+  CHECK_FALSE(hardware_preset("no-such-machine").has_value());
+}
+
+TEST_CASE("EPYC NPS4: the other socket is farther than another quadrant, and both farther than local") {
+  const machine_costs c = costs_of("amd-epyc-7742-nps4");
+  for (node_index a = 0; a < 8; ++a) {
+    for (node_index b = 0; b < 8; ++b) {
+      if (a == b) continue;
+      const bool same_socket = a / 4 == b / 4;
+      CHECK(c.ratio(a, b) > 1.0);
+      if (same_socket) CHECK(c.ratio(a, b) < c.ratio(a, (b + 4) % 8));
+      // Cross-socket traffic crosses exactly one xGMI link.
+      std::size_t xgmi = 0;
+      for (const auto l : c.route(a, b)) xgmi += c.links[l].a / 4 != c.links[l].b / 4 ? 1 : 0;
+      CHECK(xgmi == (same_socket ? 0u : 1u));
+    }
+  }
+}
+
+TEST_CASE("seed002's hyper-threaded 'nodes' share one memory: no remote latency, the bus split evenly") {
+  const machine_costs c = costs_of("seed002-ht");
+  for (node_index a = 0; a < c.node_count(); ++a) {
+    for (node_index b = 0; b < c.node_count(); ++b) CHECK(c.ratio(a, b) == 1.0);
+    CHECK(c.node_bandwidth_gbs[a] == doctest::Approx(c.node_bandwidth_gbs[0]));
+  }
+  CHECK(c.links.empty());
+}
+
+TEST_CASE("DL980: farther by island, then quad; the E7-4800 MLC figures inside an island") {
+  const machine_costs c = costs_of("seed000-8node");
+  CHECK(c.local_latency_ns == doctest::Approx(135.25));
+  CHECK(c.ratio(0, 1) == doctest::Approx(197.4 / 135.25).epsilon(0.01));
+  CHECK(c.ratio(0, 1) < c.ratio(0, 2));
+  CHECK(c.ratio(0, 2) < c.ratio(0, 4));
+  CHECK(c.ratio(5, 4) == c.ratio(0, 1));
+  CHECK(c.ratio(7, 0) == c.ratio(0, 4));
+}
+
+TEST_CASE("R910: the measured MLC matrix, row over its own diagonal") {
+  const machine_costs c = costs_of("intel-r910-4node");
+  CHECK(c.ratio(0, 3) == doctest::Approx(201.0 / 136.0));
+  CHECK(c.ratio(3, 0) == doctest::Approx(202.0 / 135.0));
+  CHECK(c.links.size() == 6);
+}
+
+TEST_CASE("Magny-Cours: two hops cost more than one, and one-hop pairs are the distance table's 16s") {
+  const machine_costs c = costs_of("amd-opteron-8node");
+  const dynamic_topology t = presets::find("amd-opteron-8node")->build();
+  for (node_index a = 0; a < 8; ++a) {
+    for (node_index b = 0; b < 8; ++b) {
+      if (a == b) continue;
+      CHECK((c.route(a, b).size() == 1) == (t.distance(a, b) == 16));
+      CHECK(c.ratio(a, b) == (c.route(a, b).size() == 1 ? 1.08 : 1.30));
+    }
+  }
+}
+
+TEST_CASE("SNC2 and two sockets: the other socket is farther than the other cluster, and remote reads cross UPI") {
+  const machine_costs snc = costs_of("intel-gold6230-snc2");
+  CHECK(snc.ratio(0, 2) < snc.ratio(0, 1));
+  CHECK(snc.ratio(0, 2) > 1.0);
+  const machine_costs two = costs_of("seed004-2socket");
+  CHECK(two.links.size() == 1);
+  CHECK(two.links[0].gb_per_s < two.node_bandwidth_gbs[0]);
+}
+
+TEST_CASE("the measured loaded-latency curve rises and ends near saturation") {
+  const machine_costs c = costs_of("seed004-2socket");
+  CHECK(c.loaded.at(0.0) == 1.0);
+  CHECK(c.loaded.at(0.5) == doctest::Approx(1.2).epsilon(0.02));
+  CHECK(c.loaded.at(0.97) > 1.45);
+  CHECK(c.loaded.at(1.2) > c.loaded.at(1.0));
+}
+
+TEST_CASE("seed003: the latency ratio is the measured single-thread bandwidth ratio") {
+  const machine_costs c = costs_of("seed003-4node");
+  CHECK(c.ratio(0, 1) == doctest::Approx(8.4 / 6.7));
+  CHECK(c.core_stream_gbs == 8.4);
+}
