@@ -22,8 +22,8 @@ using numaplace::node_index;
 using numaplace::sim::machine_costs;
 
 constexpr std::string_view known_fields =
-    "name, local_latency_ns, latency_ratio, node_bandwidth_gbs, core_stream_gbs, links, routes, loaded_latency, "
-    "sources, assumption";
+    "name, local_latency_ns, latency_ratio, node_bandwidth_gbs, core_stream_gbs, threads_per_core, links, routes, "
+    "loaded_latency, sources, assumption";
 // Far beyond any machine; keeps n x n work bounded for any input.
 constexpr std::size_t max_nodes = 4096;
 constexpr std::size_t max_links = 65536;
@@ -110,7 +110,7 @@ const json& required(const checker& c, const json& doc, std::string_view key, st
 bool known_field(std::string_view key) {
   static constexpr std::string_view fields[] = {"name",           "local_latency_ns", "latency_ratio", "node_bandwidth_gbs",
                                                 "core_stream_gbs", "links",           "routes",        "loaded_latency",
-                                                "sources",         "assumption"};
+                                                "sources",         "assumption",      "threads_per_core"};
   for (const auto f : fields) {
     if (f == key) return true;
   }
@@ -285,6 +285,10 @@ machine_costs parse_machine_costs(std::string_view text, const std::string& sour
   if (!(costs.core_stream_gbs > 0 && costs.core_stream_gbs < 1e4)) {
     c.fail("/core_stream_gbs", fmt::format("{} GB/s is not in (0, 1e4)", costs.core_stream_gbs));
   }
+  if (const auto it = doc.find("threads_per_core"); it != doc.end()) {
+    costs.threads_per_core = static_cast<unsigned>(index(c, *it, "/threads_per_core", 17, "SMT thread count"));
+    if (costs.threads_per_core == 0) c.fail("/threads_per_core", "is 0; a core runs 1 to 16 threads");
+  }
   if (const auto it = doc.find("links"); it != doc.end()) costs.links = links(c, *it, n);
   if (const auto it = doc.find("routes"); it != doc.end()) costs.routes = routes(c, *it, costs);
   if (const auto it = doc.find("loaded_latency"); it != doc.end()) costs.loaded = curve(c, *it);
@@ -336,6 +340,7 @@ nlohmann::ordered_json machine_costs_json(const machine_costs& c) {
   out["latency_ratio"] = std::move(rows);
   out["node_bandwidth_gbs"] = c.node_bandwidth_gbs;
   out["core_stream_gbs"] = c.core_stream_gbs;
+  if (c.threads_per_core != 0) out["threads_per_core"] = c.threads_per_core;
   ojson link_list = ojson::array();
   for (const auto& l : c.links) link_list.push_back({{"a", l.a}, {"b", l.b}, {"gb_per_s", l.gb_per_s}});
   out["links"] = std::move(link_list);

@@ -147,6 +147,8 @@ inline machine_costs dl980_g7_costs() {
   using namespace hardware_detail;
   machine_costs c;
   c.name = "HP DL980 G7, 8x Xeon E7-8870 (Westmere-EX)";
+  // Hyper-Threading / SMT2: two threads per core.
+  c.threads_per_core = 2;
   const std::size_t n = 8;
   const double hop = e7_4800_one_hop_ratio() - 1.0;
   const auto island = [](std::size_t x) { return x / 2; };
@@ -193,6 +195,8 @@ inline machine_costs r910_costs() {
   using namespace hardware_detail;
   machine_costs c;
   c.name = "Dell R910, 4x Xeon E7-4870 (Westmere-EX)";
+  // Hyper-Threading / SMT2: two threads per core.
+  c.threads_per_core = 2;
   const std::size_t n = 4;
   c.latency_ratio = ratios(n, [](std::size_t a, std::size_t b) { return mlc_e7_4800_ns[a][b] / mlc_e7_4800_ns[a][a]; });
   c.local_latency_ns = e7_4800_local_ns();
@@ -215,6 +219,8 @@ inline machine_costs power7_4node_costs() {
   using namespace hardware_detail;
   machine_costs c;
   c.name = "IBM POWER7, 4 chips x 6 cores";
+  // POWER7: SMT4, four threads per core.
+  c.threads_per_core = 4;
   const std::size_t n = 4;
   c.latency_ratio = ratios(n, [](std::size_t, std::size_t) { return 1.3; });
   c.local_latency_ns = 100;
@@ -269,6 +275,8 @@ inline machine_costs opteron_6200_2s_costs() {
   using namespace hardware_detail;
   machine_costs c;
   c.name = "2x AMD Opteron 6200 (Interlagos), 4 nodes";
+  // No SMT (Bulldozer modules share an FPU, not a core's pipeline; Magny-Cours has none).
+  c.threads_per_core = 1;
   const std::size_t n = 4;
   const double local_gbs = 8.4, remote_gbs = 6.7;
   c.latency_ratio = ratios(n, [&](std::size_t, std::size_t) { return local_gbs / remote_gbs; });
@@ -299,6 +307,8 @@ inline machine_costs skylake_2s_costs() {
   using namespace hardware_detail;
   machine_costs c;
   c.name = "2x Xeon Gold (Skylake-SP / Cascade Lake), 20 cores each";
+  // Hyper-Threading / SMT2: two threads per core.
+  c.threads_per_core = 2;
   c.latency_ratio = ratios(2, [](std::size_t, std::size_t) { return skylake_remote_ns / skylake_local_ns; });
   c.local_latency_ns = skylake_local_ns;
   c.node_bandwidth_gbs.assign(2, skylake_socket_read_gbs);
@@ -320,6 +330,8 @@ inline machine_costs gold6230_snc2_costs() {
   using namespace hardware_detail;
   machine_costs c;
   c.name = "2x Xeon Gold 6230 (Cascade Lake), SNC2";
+  // Hyper-Threading / SMT2: two threads per core.
+  c.threads_per_core = 2;
   const std::size_t n = 4;
   const auto socket = [](std::size_t x) { return x % 2; };
   c.latency_ratio = ratios(n, [&](std::size_t a, std::size_t b) {
@@ -353,6 +365,8 @@ inline machine_costs epyc_7742_nps4_costs() {
   using namespace hardware_detail;
   machine_costs c;
   c.name = "2x AMD EPYC 7742 (Rome), NPS4";
+  // Hyper-Threading / SMT2: two threads per core.
+  c.threads_per_core = 2;
   const std::size_t n = 8;
   const double local_ns = 113, nps1_ns = 122;
   // NPS1 spreads every access over all four quadrants: (local + 3 x other) / 4 = NPS1.
@@ -397,6 +411,8 @@ inline machine_costs opteron_6134_4s_costs() {
   using namespace hardware_detail;
   machine_costs c;
   c.name = "4x AMD Opteron 6134 (Magny-Cours), 8 nodes";
+  // No SMT (Bulldozer modules share an FPU, not a core's pipeline; Magny-Cours has none).
+  c.threads_per_core = 1;
   const std::size_t n = 8;
   const double in_package_gbs = 12.8, cross_package_gbs = 6.4;
   c.links = {{0, 1, in_package_gbs},    {2, 3, in_package_gbs},    {4, 5, in_package_gbs},

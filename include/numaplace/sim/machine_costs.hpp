@@ -71,6 +71,9 @@ struct machine_costs {
   std::vector<std::string> sources;
   /// Set when the figures are derived, not measured: what was assumed.
   std::string assumption;
+  /// SMT threads per core (the topology only lists CPUs); 0 when not stated, and then the
+  /// run's machine_options say.
+  unsigned threads_per_core = 0;
 
   std::size_t node_count() const noexcept { return node_bandwidth_gbs.size(); }
   double ratio(node_index cpu_node, node_index memory_node) const {
@@ -147,6 +150,7 @@ inline std::optional<std::string> validate(const machine_costs& c, std::size_t n
   }
   if (!(c.local_latency_ns > 0 && c.local_latency_ns < 1e5))
     return "local_latency_ns " + std::to_string(c.local_latency_ns) + " is not in (0, 1e5)";
+  if (c.threads_per_core > 16) return "threads_per_core " + to_string(c.threads_per_core) + " is over 16";
   if (!(c.core_stream_gbs > 0 && c.core_stream_gbs < 1e4))
     return "core_stream_gbs " + std::to_string(c.core_stream_gbs) + " is not in (0, 1e4)";
   for (std::size_t l = 0; l < c.links.size(); ++l) {

@@ -11,6 +11,7 @@
 
 #include "../topology/presets.hpp"
 #include "experiment.hpp"
+#include "hardware_presets.hpp"
 #include "workload.hpp"
 
 namespace numaplace::sim {
@@ -53,7 +54,7 @@ inline seed_preset seed000_preset() {
   seed_preset p{"seed000", "seed 000: SPECjbb2005, 2 JVMs x 80 warehouses on the 8-node machine", {}, {}};
   experiment e{"specjbb-2x80", detail::machine("seed000-8node"), workloads::specjbb(2, 80, 60.0), {}, {},
                {"vanilla", "patches-1-2", "patches-1-4"}, 10, 1};
-  e.machine.threads_per_core = 2;  // Westmere-EX: 10 cores x 2 Hyper-Threads per socket
+  e.hardware = hardware_preset("seed000-8node");  // with SMT: 10 cores x 2 Hyper-Threads per socket
   p.experiments.push_back(std::move(e));
   p.claims.push_back({"specjbb-2x80", "vanilla", "patches-1-2", seed_claim::metric::throughput, 857814, 926053,
                       "SPECjbb2005 bops per JVM, mean of 20 JVM results"});
@@ -71,7 +72,7 @@ inline seed_preset seed001_preset() {
   const auto box = detail::machine("seed001-4node");
   for (experiment e : {experiment{"numa01", box, workloads::numa01(48), {}, {}, {"linux-4.1", "linux-4.2"}, 5, 1},
                        experiment{"numa02", box, workloads::numa02(96), {}, {}, {"linux-4.1", "linux-4.2"}, 5, 1}}) {
-    e.machine.threads_per_core = 4;
+    e.hardware = hardware_preset("seed001-4node");  // with SMT4
     p.experiments.push_back(std::move(e));
   }
   p.claims.push_back({"numa01", "linux-4.1", "linux-4.2", seed_claim::metric::elapsed, 915.64, 782.67,
@@ -87,7 +88,8 @@ inline seed_preset seed002_preset() {
   seed_preset p{"seed002", "seed 002: make -j4 on 4 HT cores (8 logical CPUs), siblings as nodes", {}, {}};
   experiment e{"make-j4", detail::machine("seed002-ht"), workloads::make_j(4), {}, {}, {"no-balancing", "linux-modern"},
                10, 1};
-  e.machine.threads_per_core = 2;
+  e.machine.threads_per_core = 2;  // each node's two CPUs are one core's siblings
+  e.hardware = hardware_preset("seed002-ht");
   p.experiments.push_back(std::move(e));
   p.claims.push_back({"make-j4", "no-balancing", "linux-modern", seed_claim::metric::elapsed, 56.523, 53.088,
                       "make -j4 elapsed seconds, average of 10"});
@@ -101,8 +103,10 @@ inline seed_preset seed003_preset() {
   seed_preset p{"seed003", "seed 003: SPECjbb2005, 4 JVMs x 8 warehouses on a 4-node 32-CPU machine", {}, {}};
   workload w = workloads::specjbb(4, 8, 60.0);
   for (std::uint32_t j = 0; j < w.processes.size(); ++j) w.processes[j].bind_nodes = {j};
-  p.experiments.push_back({"specjbb-4x8", detail::machine("seed003-4node"), std::move(w), {}, {},
-                           {"no-balancing", "linux-modern", "shared-interleave", "hard-binding"}, 5, 1});
+  experiment e{"specjbb-4x8", detail::machine("seed003-4node"), std::move(w), {}, {},
+               {"no-balancing", "linux-modern", "shared-interleave", "hard-binding"}, 5, 1};
+  e.hardware = hardware_preset("seed003-4node");
+  p.experiments.push_back(std::move(e));
   p.claims.push_back({"specjbb-4x8", "no-balancing", "shared-interleave", seed_claim::metric::throughput, 157839.25,
                       174968.24, "SPECjbb2005 bops per JVM; the variant is the mean of the four JVMs reported"});
   return p;
@@ -118,7 +122,7 @@ inline seed_preset seed004_preset() {
   for (std::size_t n : {1, 8, 16, 24, 32, 40, 60, 80}) {
     experiment e{"specjbb-1x" + std::to_string(n), box, workloads::specjbb(1, n, 30.0), {}, {},
                  {"linux-5.9", "linux-5.10"}, 3, 1};
-    e.machine.threads_per_core = 2;  // 2 x 20 cores x 2 Hyper-Threads
+    e.hardware = hardware_preset("seed004-2socket");  // with SMT: 2 x 20 cores x 2 Hyper-Threads
     p.experiments.push_back(std::move(e));
   }
   // Means of the seed's Hmean tput-24 .. tput-40 for each kernel.

@@ -55,7 +55,7 @@ struct world {
         o(options),
         c(options.costs),
         rng(options.seed),
-        m(topology, options.machine),
+        m(topology, machine_of(options)),
         hw(costs_for(topology, options, m)),
         mem(load, topology.node_count()) {}
 
@@ -81,6 +81,13 @@ struct world {
   }
 
  private:
+  // The machine's CPU layout: SMT as its measured costs state it, else as the options do.
+  static machine_options machine_of(const run_options& o) {
+    machine_options mo = o.machine;
+    if (o.hardware && o.hardware->threads_per_core != 0) mo.threads_per_core = o.hardware->threads_per_core;
+    return mo;
+  }
+
   // The run's hardware: the options' measured costs, checked against the machine, else
   // derived from its SLIT and CPU counts.
   static machine_costs costs_for(const dynamic_topology& topology, const run_options& o, const machine& m) {
