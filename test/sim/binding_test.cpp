@@ -37,7 +37,9 @@ dynamic_topology leonardo() {
 // Processes of the given thread counts, each one private region per thread.
 workload processes_of(const std::vector<std::size_t>& threads) {
   std::vector<process_spec> ps;
-  for (std::size_t i = 0; i < threads.size(); ++i) ps.push_back(private_process("p" + std::to_string(i), threads[i], 0.5));
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    ps.push_back(private_process("p" + std::to_string(i), threads[i], 0.5));
+  }
   return throughput_workload(std::move(ps), 1.0);
 }
 
@@ -177,7 +179,8 @@ TEST_CASE("an inverse-bound run keeps its tasks on its CPU nodes and its memory 
     CHECK(inverse.groups[p].memory_nodes == std::vector<node_id>(far.begin(), far.end()));
     CHECK(inverse.groups[p].local_fraction == 0.0);
     CHECK(inverse.groups[p].page_migrations == 0);
-    CHECK(hard.groups[p].memory_nodes == std::vector<node_id>(w.processes[p].bind_nodes.begin(), w.processes[p].bind_nodes.end()));
+    const auto& bound = w.processes[p].bind_nodes;
+    CHECK(hard.groups[p].memory_nodes == std::vector<node_id>(bound.begin(), bound.end()));
     CHECK(hard.groups[p].local_fraction > 0.3);  // a third of the heap on each task's node
     CHECK(inverse.groups[p].elapsed_seconds > hard.groups[p].elapsed_seconds);
   }
