@@ -192,8 +192,8 @@ int main(int argc, char** argv) {
   ro.snapshot_interval_s = o.snapshot_s;
   ro.verify_groups = true;
   try {
-    if (o.stack == no_balancing_name || o.stack == hard_binding_name) {
-      if (o.stack == hard_binding_name) usage("hard-binding needs bind_nodes; soak a stack or no-balancing");
+    if (is_baseline(o.stack)) {
+      if (binds_to_nodes(o.stack)) usage(o.stack + " needs bind_nodes; soak a stack or no-balancing");
       ro.mode = balancing::none;  // linux-modern's kernel with NUMA balancing off
       int status = -1;
       with_named_placement(default_stack_name, t, [&](const auto& pl) {

@@ -96,7 +96,10 @@ class sim_command final : public command {
     costs_json->excludes(preset);
 
     app_->add_option("--stacks", stacks_,
-                     fmt::format("Stacks to compare (default: the preset's; custom: no-balancing,linux-modern): {}",
+                     fmt::format("Stacks to compare (default: the preset's; custom: no-balancing,linux-modern): {}. "
+                                 "hard-binding binds each process's CPUs and memory to the nearest nodes that fit "
+                                 "it, apart from the others; inverse-binding binds its CPUs so and its memory to "
+                                 "the farthest nodes (the worst case)",
                                  fmt::join(sim_stack_names(), ", ")))
         ->delimiter(',')
         ->type_name("A,B,...");

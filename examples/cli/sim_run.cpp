@@ -14,6 +14,7 @@
 #include <thread>
 #include <utility>
 
+#include <numaplace/sim/binding.hpp>
 #include <numaplace/sim/experiment.hpp>
 #include <numaplace/sim/seed_presets.hpp>
 #include <numaplace/topology/presets.hpp>
@@ -116,17 +117,15 @@ std::vector<sim::seed_preset> build_presets(const sim_request& rq) {
       if (rq.runs) e.runs = *rq.runs;
       if (rq.seed) e.seed = *rq.seed;
       check_stacks(e.stacks);
-      // Hard binding needs bind_nodes: a workload without them gets them derived.
-      if (std::find(e.stacks.begin(), e.stacks.end(), sim::hard_binding_name) != e.stacks.end()) {
-        derive_bindings(e.load, e.topology, e.machine.default_cpus_per_node);
-      }
-      for (const auto& proc : e.load.processes) {
-        for (auto b : proc.bind_nodes) {
-          if (b >= e.topology.node_count()) {
-            throw usage_error(fmt::format("{}: process {} binds to node index {}, beyond the machine's {} nodes",
-                                          e.name, proc.name, b, e.topology.node_count()));
-          }
+      // The binding baselines need bind_nodes: a process without them gets those a user would
+      // give it, the nearest nodes that fit it (explicit ones, from presets, are kept).
+      try {
+        if (std::any_of(e.stacks.begin(), e.stacks.end(), [](const auto& s) { return sim::binds_to_nodes(s); })) {
+          sim::bind_nearest(e.load, e.topology, e.machine.default_cpus_per_node);
         }
+        sim::check_bindings(e.load, e.topology);
+      } catch (const std::invalid_argument& bad) {
+        throw usage_error(fmt::format("{}: {}", e.name, bad.what()));
       }
     }
   }

@@ -104,28 +104,6 @@ sim::workload parse_workload_spec(const std::string& spec) {
   reject(spec, fmt::format("unknown workload '{}'", kind));
 }
 
-void derive_bindings(sim::workload& w, const numaplace::dynamic_topology& t, unsigned default_cpus_per_node) {
-  std::vector<numaplace::node_index> nodes;
-  std::vector<std::size_t> cpus;
-  for (numaplace::node_index i = 0; i < t.node_count(); ++i) {
-    if (!t.has_cpu(i)) continue;
-    nodes.push_back(i);
-    cpus.push_back(t.cpus(i).empty() ? default_cpus_per_node : t.cpus(i).size());
-  }
-  if (nodes.empty()) return;  // the engine reports a machine without CPUs
-  std::size_t next = 0;
-  for (auto& p : w.processes) {
-    if (!p.bind_nodes.empty()) continue;
-    std::size_t have = 0;
-    for (std::size_t taken = 0; taken < nodes.size() && (taken == 0 || have < p.threads.size()); ++taken) {
-      p.bind_nodes.push_back(nodes[next]);
-      have += cpus[next];
-      next = (next + 1) % nodes.size();
-    }
-    std::sort(p.bind_nodes.begin(), p.bind_nodes.end());
-  }
-}
-
 std::string describe_workload(const sim::workload& w) {
   std::size_t tasks = 0;
   std::uint64_t jobs = 0;

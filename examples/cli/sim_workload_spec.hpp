@@ -1,12 +1,11 @@
 #pragma once
-// `numaplace sim --workload SPEC`: workload spec strings, validated, and the bindings a custom
-// workload gets for the hard-binding baseline.
+// `numaplace sim --workload SPEC`: workload spec strings, validated. (The bindings a custom
+// workload gets for the binding baselines are the library's: sim/binding.hpp.)
 
 #include <cstddef>
 #include <string>
 
 #include <numaplace/sim/workload.hpp>
-#include <numaplace/topology/dynamic_topology.hpp>
 
 namespace numaplace_cli {
 
@@ -19,11 +18,6 @@ inline constexpr const char* workload_spec_forms =
 
 /// Builds the workload `spec` names. Throws usage_error, naming the spec and the bad field.
 numaplace::sim::workload parse_workload_spec(const std::string& spec);
-
-/// Gives every process without bind_nodes some: processes take nodes with CPUs in turn, round
-/// robin, each as many as its threads need (a node without a CPU list counts
-/// `default_cpus_per_node`), at least one, at most all.
-void derive_bindings(numaplace::sim::workload& w, const numaplace::dynamic_topology& t, unsigned default_cpus_per_node);
 
 /// "specjbb: 2 processes, 160 tasks, 60 s" and the like.
 std::string describe_workload(const numaplace::sim::workload& w);

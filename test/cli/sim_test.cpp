@@ -173,6 +173,16 @@ TEST_CASE("hard binding of a custom workload binds each process to nodes of its 
   CHECK(groups[0]["memory_nodes"] == json({0, 1}));
 }
 
+TEST_CASE("inverse binding of a custom workload binds each process's memory to the other's nodes") {
+  const json j = run_json(with(small, {"--runs", "1", "--stacks", "inverse-binding", "--json"}));
+  const json& groups = j["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"];
+  REQUIRE(groups.size() == 2);
+  CHECK(groups[0]["task_nodes"] == json({0, 1}));
+  CHECK(groups[0]["memory_nodes"] == json({2, 3}));
+  CHECK(groups[1]["task_nodes"] == json({2, 3}));
+  CHECK(groups[1]["memory_nodes"] == json({0, 1}));
+}
+
 TEST_CASE("a seed preset prints seed reported vs simulated") {
   const auto r = run_numaplace({"sim", "--preset", "seed002", "--runs", "2"});
   INFO("stdout: " << r.out << "\nstderr: " << r.err);

@@ -42,7 +42,7 @@ std::uint64_t chunks_of(const process_spec& p) {
 // Steps `e` through the whole run in `step_ms` increments, checking the invariants after each
 // step, then checks the result.
 template <class Engine>
-void step_and_check(Engine& e, const workload& w, const dynamic_topology& t, double step_ms, bool bound) {
+void step_and_check(Engine& e, const workload& w, const dynamic_topology& t, double step_ms, balancing mode) {
   std::size_t steps = 0;
   std::string broken = e.check_invariants();  // as built, before the first tick
   for (double ms = 0; ms < w.seconds * 1000.0 && broken.empty(); ms += step_ms, ++steps) {
@@ -67,12 +67,14 @@ void step_and_check(Engine& e, const workload& w, const dynamic_topology& t, dou
       CHECK(tasks <= ps.threads.size());
     }
     if (w.report_elapsed && g.elapsed_seconds < w.seconds) CHECK(g.tasks_over_time.back().tasks_per_node == std::vector<std::uint32_t>(t.node_count(), 0));
-    if (bound) {
-      // Nothing of a bound process, task or chunk, ever leaves its nodes.
+    if (binds_cpus(mode)) {
+      // Nothing of a bound process, task or chunk, ever leaves its nodes (inverse binding's
+      // memory: the farthest nodes).
+      const auto& cpus = ps.bind_nodes;
+      const auto memory = mode == balancing::inverse_binding ? farthest_nodes(t, cpus) : cpus;
       for (node_index m = 0; m < t.node_count(); ++m) {
-        const bool allowed = std::find(ps.bind_nodes.begin(), ps.bind_nodes.end(), m) != ps.bind_nodes.end();
-        if (allowed) continue;
-        CHECK(g.memory_per_node[m] == 0);
+        if (std::find(memory.begin(), memory.end(), m) == memory.end()) CHECK(g.memory_per_node[m] == 0);
+        if (std::find(cpus.begin(), cpus.end(), m) != cpus.end()) continue;
         for (const auto& s : g.tasks_over_time) CHECK(s.tasks_per_node[m] == 0);
       }
     }
@@ -89,19 +91,29 @@ void check_all_modes(const dynamic_topology& t, std::size_t scale, machine_optio
       INFO(nw.name << ", steps of " << step_ms << " ms");
       {
         INFO("linux-modern");
-        with_engine<stacks::linux_modern>(t, w, o, [&](auto& e) { step_and_check(e, w, t, step_ms, false); });
+        with_engine<stacks::linux_modern>(t, w, o, [&](auto& e) { step_and_check(e, w, t, step_ms, balancing::numa); });
       }
       {
         INFO("shared-interleave");
-        with_engine<stacks::shared_interleave>(t, w, o, [&](auto& e) { step_and_check(e, w, t, step_ms, false); });
+        with_engine<stacks::shared_interleave>(t, w, o, [&](auto& e) {
+          step_and_check(e, w, t, step_ms, balancing::numa);
+        });
       }
       {
         INFO("no-balancing");
-        with_baseline_engine(t, w, o, balancing::none, [&](auto& e) { step_and_check(e, w, t, step_ms, false); });
+        with_baseline_engine(t, w, o, balancing::none, [&](auto& e) { step_and_check(e, w, t, step_ms, balancing::none); });
       }
       {
         INFO("hard-binding");
-        with_baseline_engine(t, w, o, balancing::hard_binding, [&](auto& e) { step_and_check(e, w, t, step_ms, true); });
+        with_baseline_engine(t, w, o, balancing::hard_binding, [&](auto& e) {
+          step_and_check(e, w, t, step_ms, balancing::hard_binding);
+        });
+      }
+      {
+        INFO("inverse-binding");
+        with_baseline_engine(t, w, o, balancing::inverse_binding, [&](auto& e) {
+          step_and_check(e, w, t, step_ms, balancing::inverse_binding);
+        });
       }
     }
   }

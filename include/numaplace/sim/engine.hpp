@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../topology/dynamic_topology.hpp"
+#include "binding.hpp"
 #include "first_touch.hpp"
 #include "fork.hpp"
 #include "load_balance.hpp"
@@ -107,12 +108,22 @@ class engine {
     const std::size_t n = s_.m.node_count();
     for (const process_spec& ps : s_.w.processes) {
       process_state st;
-      // Bindings apply to the hard-binding baseline only; other runs ignore them.
-      for (auto b : s_.o.mode == balancing::hard_binding ? ps.bind_nodes : std::vector<std::uint32_t>{}) {
+      // Bindings apply to the binding baselines only; other runs ignore them.
+      for (auto b : binds_cpus(s_.o.mode) ? ps.bind_nodes : std::vector<std::uint32_t>{}) {
         if (b >= n)
           throw std::invalid_argument("process " + ps.name + " binds to node index " + std::to_string(b) +
                                       " beyond the topology");
+        if (!s_.topo.has_cpu(b))
+          throw std::invalid_argument("process " + ps.name + " binds to node index " + std::to_string(b) +
+                                      ", which has no CPUs");
         st.allowed.push_back(b);
+      }
+      // Memory: bound with the CPUs (numactl --membind), or, inverted, to the farthest nodes
+      // (autonuma-benchmark's INVERSE_BIND); nothing migrates it, as these modes never scan.
+      if (s_.o.mode == balancing::inverse_binding) {
+        s_.memory_nodes.push_back(farthest_nodes(s_.topo, st.allowed));
+      } else {
+        s_.memory_nodes.push_back(st.allowed);
       }
       s_.m.processes.push_back(std::move(st));
       if constexpr (numa) scanner_.start_process(s_.m.processes.back());
@@ -161,7 +172,9 @@ class engine {
       // the first ones get theirs from first_touch() when the workload is set up.
       if (set_up_) {
         for (const auto& [r, weight] : s_.m.tasks[id].accesses) {
-          if (!s_.mem.regions[r].shared) memory_model::rehome(s_.mem.regions[r], s_.m.tasks[id].node);
+          if (!s_.mem.regions[r].shared) {
+            memory_model::rehome(s_.mem.regions[r], memory_node_for(s_, p, s_.m.tasks[id].node, id));
+          }
         }
       }
       ++s_.m.processes[p].jobs_started;

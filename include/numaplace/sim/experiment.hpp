@@ -22,9 +22,24 @@
 
 namespace numaplace::sim {
 
-/// The two baselines a stack list may name besides the named stacks.
+/// The baselines a stack list may name besides the named stacks.
 inline constexpr std::string_view no_balancing_name = "no-balancing";
 inline constexpr std::string_view hard_binding_name = "hard-binding";
+/// autonuma-benchmark's numa01/numa02_INVERSE_BIND: each process's CPUs bound as hard binding
+/// binds them (sched_setaffinity), its memory bound (set_mempolicy(MPOL_BIND)) to the nodes
+/// farthest from them, where numa01 binds it to the other process's nodes: the worst case a
+/// placement can do, for scale.
+inline constexpr std::string_view inverse_binding_name = "inverse-binding";
+
+/// Whether `stack` names a baseline (NUMA balancing off), not a placement stack.
+inline bool is_baseline(std::string_view stack) {
+  return stack == no_balancing_name || stack == hard_binding_name || stack == inverse_binding_name;
+}
+
+/// Whether `stack` binds processes to their bind_nodes.
+inline bool binds_to_nodes(std::string_view stack) {
+  return stack == hard_binding_name || stack == inverse_binding_name;
+}
 
 /// Every name `run_stack` accepts, named stacks first.
 inline std::vector<std::string> simulation_stack_names() {
@@ -32,6 +47,7 @@ inline std::vector<std::string> simulation_stack_names() {
   for_each_stack([&](std::string_view name, auto) { names.emplace_back(name); });
   names.emplace_back(no_balancing_name);
   names.emplace_back(hard_binding_name);
+  names.emplace_back(inverse_binding_name);
   return names;
 }
 
@@ -39,7 +55,7 @@ inline std::vector<std::string> simulation_stack_names() {
 /// no other: the default stack.
 inline std::string_view baseline_kernel_of(const std::vector<std::string>& stacks) {
   for (const auto& s : stacks) {
-    if (s != no_balancing_name && s != hard_binding_name) return s;
+    if (!is_baseline(s)) return s;
   }
   return default_stack_name;
 }
@@ -47,19 +63,21 @@ inline std::string_view baseline_kernel_of(const std::vector<std::string>& stack
 /// One run of `w` on `t` under the stack called `stack`. The baselines run the kernel of
 /// `baseline_kernel` (a named stack) with NUMA balancing off: its fork placement and load
 /// balancer, no scanning, no locality preference, as numa_balancing=0 leaves them. Throws
-/// std::invalid_argument for an unknown stack, or for hard binding of a workload that names no
-/// bind_nodes.
+/// std::invalid_argument for an unknown stack, or for hard or inverse binding of a workload that
+/// names no bind_nodes (binding.hpp's bind_nearest gives a workload the ones a user would).
 inline run_result run_stack(const dynamic_topology& t, const workload& w, std::string_view stack, run_options o,
                             std::string_view baseline_kernel = default_stack_name) {
   std::string_view kernel = stack;
   if (stack == no_balancing_name) {
     o.mode = balancing::none;
     kernel = baseline_kernel;
-  } else if (stack == hard_binding_name) {
+  } else if (binds_to_nodes(stack)) {
     for (const auto& p : w.processes) {
-      if (p.bind_nodes.empty()) throw std::invalid_argument("hard binding needs bind_nodes for process " + p.name);
+      if (p.bind_nodes.empty()) {
+        throw std::invalid_argument(std::string(stack) + " needs bind_nodes for process " + p.name);
+      }
     }
-    o.mode = balancing::hard_binding;
+    o.mode = stack == hard_binding_name ? balancing::hard_binding : balancing::inverse_binding;
     kernel = baseline_kernel;
   } else {
     o.mode = balancing::numa;

@@ -2,8 +2,10 @@
 // Where a process's memory starts: on the node of the thread that touches it first (the
 // default local allocation policy). A heap every thread works on is touched by all of them at
 // once, so each chunk lands on a toucher's node drawn at random; a thread's private region on
-// its own node. Hard binding keeps every chunk on the process's allowed nodes.
+// its own node. A memory binding (MPOL_BIND) keeps every chunk on the process's memory nodes.
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +31,25 @@ inline node_index first_accessor_node(const world& s, std::uint32_t p, std::uint
 
 }  // namespace detail
 
+/// The node a chunk of process p touched from `toucher` lands on (`chunk` spreads ties). Bound
+/// memory goes to the toucher's node when the binding has it, else to the binding's nodes
+/// nearest the toucher: MPOL_BIND allocates from the local node's zonelist filtered by the
+/// nodemask (mm/mempolicy.c, policy_nodemask() and policy_zonelist() since v2.6.26), and the
+/// zonelists of a machine's nodes spread equally near nodes (build_zonelists()' node_load), so
+/// equally near ones are taken in turn.
+inline node_index memory_node_for(const world& s, std::uint32_t p, node_index toucher, std::size_t chunk) {
+  if (p >= s.memory_nodes.size() || s.memory_nodes[p].empty()) return toucher;
+  const auto& bound = s.memory_nodes[p];
+  if (std::find(bound.begin(), bound.end(), toucher) != bound.end()) return toucher;
+  distance_t nearest = s.topo.distance(toucher, bound.front());
+  for (const node_index n : bound) nearest = std::min(nearest, s.topo.distance(toucher, n));
+  std::vector<node_index> at_nearest;
+  for (const node_index n : bound) {
+    if (s.topo.distance(toucher, n) == nearest) at_nearest.push_back(n);
+  }
+  return at_nearest[chunk % at_nearest.size()];
+}
+
 /// Places every chunk of process p by first touch, after its first tasks have started.
 inline void first_touch(world& s, std::uint32_t p) {
   std::vector<node_index> toucher_nodes;
@@ -36,7 +57,6 @@ inline void first_touch(world& s, std::uint32_t p) {
     if (t.process == p) toucher_nodes.push_back(t.node);
   }
   const process_spec& spec = s.w.processes[p];
-  const auto& allowed = s.m.processes[p].allowed;
   auto regions = s.mem.of_process(p);
   for (std::uint32_t r = 0; r < regions.size(); ++r) {
     region_state& rs = regions[r];
@@ -51,7 +71,7 @@ inline void first_touch(world& s, std::uint32_t p) {
       } else if (node == no_node) {
         node = 0;
       }
-      if (!s.m.allowed(p, node)) node = allowed[c % allowed.size()];
+      node = memory_node_for(s, p, node, c);
       rs.chunks[c].node = node;
       if (rs.on_node[node]++ == 0) rs.occupied.push_back(node);
     }

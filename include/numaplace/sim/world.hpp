@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 #include <type_traits>
+#include <vector>
 
 #include "../topology/dynamic_topology.hpp"
 #include "cost_model.hpp"
@@ -22,8 +23,14 @@
 namespace numaplace::sim {
 
 /// How a run balances: a placement stack, no NUMA balancing (first touch, load balancing
-/// only), or hard binding (each process on its bind_nodes, as numactl would).
-enum class balancing : std::uint8_t { numa, none, hard_binding };
+/// only), hard binding (each process's CPUs and memory on its bind_nodes, as numactl would), or
+/// inverse binding (CPUs on bind_nodes, memory on the nodes farthest from them: the worst case).
+enum class balancing : std::uint8_t { numa, none, hard_binding, inverse_binding };
+
+/// Whether runs in mode `m` bind each process's CPUs to its bind_nodes.
+constexpr bool binds_cpus(balancing m) noexcept {
+  return m == balancing::hard_binding || m == balancing::inverse_binding;
+}
 
 struct run_options {
   std::uint64_t seed = 1;
@@ -68,6 +75,8 @@ struct world {
   machine m;
   machine_costs hw;
   memory_model mem;
+  /// Per process, the nodes its memory is bound to (set_mempolicy(MPOL_BIND)); empty: unbound.
+  std::vector<std::vector<node_index>> memory_nodes;
   std::uint64_t task_ticks = 0, faults = 0;  // the simulator's units of work
 
   /// Moves task `id` to `cpu`, charging a cross-node move's cache refill.

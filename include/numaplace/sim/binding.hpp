@@ -1,0 +1,209 @@
+#pragma once
+// The bindings a user would give the baselines, as numactl --cpunodebind/--membind would be
+// given by hand: each process on the nearest set of nodes whose CPUs hold its threads, the
+// processes of a workload on separate nodes while free nodes remain (as JVMs are bound apart),
+// and, for the inverse baseline, its memory on the nodes farthest from its CPUs.
+//
+// "Nearest" ranks a set by its largest internal SLIT distance (a set that fits inside a quad or
+// a socket never crosses the farthest distance), then the sum of its internal distances, then
+// fewer nodes, then the lowest node ids. Sets are not enumerated (2^256 for 256 nodes): from
+// every seed node a set grows greedily by the node that keeps it nearest, O(n^3) in all. On a
+// tiered machine (quads, sockets: distances that only grow from one tier to the next) every
+// tier that holds the seed is filled before the next is entered, so the best seed's set is the
+// exact optimum; on other matrices (rings, ladders) it is a good set, not always the best.
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "../topology/dynamic_topology.hpp"
+#include "workload.hpp"
+
+namespace numaplace::sim {
+
+/// The CPUs each node offers a binding: its CPU list's size, `default_cpus` for a node with
+/// CPUs but no list, 0 for a node without CPUs.
+inline std::vector<std::size_t> binding_cpus(const dynamic_topology& t, unsigned default_cpus) {
+  std::vector<std::size_t> cpus(t.node_count(), 0);
+  for (node_index i = 0; i < t.node_count(); ++i) {
+    if (t.has_cpu(i)) cpus[i] = t.cpus(i).empty() ? default_cpus : t.cpus(i).size();
+  }
+  return cpus;
+}
+
+namespace detail {
+
+struct node_set_rank {
+  unsigned largest = 0;     // largest internal distance
+  unsigned long total = 0;  // sum of internal distances, both directions
+  std::vector<node_index> nodes;  // ascending
+
+  auto key() const { return std::tie(largest, total); }
+  bool better_than(const node_set_rank& o) const {
+    if (key() != o.key()) return key() < o.key();
+    if (nodes.size() != o.nodes.size()) return nodes.size() < o.nodes.size();
+    return nodes < o.nodes;
+  }
+};
+
+// The set grown from `seed` over nodes with `usable` set, until its CPUs hold `threads`.
+inline std::optional<node_set_rank> grow_from(const dynamic_topology& t, std::span<const std::size_t> cpus,
+                                              const std::vector<bool>& usable, node_index seed, std::size_t threads) {
+  const std::size_t n = t.node_count();
+  std::vector<bool> in(n, false);
+  std::vector<unsigned> far(n, 0);             // each node's largest distance to the set
+  std::vector<unsigned long> to_set(n, 0);     // and its sum of distances to it
+  node_set_rank r;
+  std::size_t have = 0;
+  const auto add = [&](node_index a) {
+    in[a] = true;
+    have += cpus[a];
+    r.largest = std::max(r.largest, far[a]);
+    r.total += to_set[a];
+    r.nodes.push_back(a);
+    for (node_index b = 0; b < n; ++b) {
+      const unsigned there = t.distance(a, b), back = t.distance(b, a);
+      far[b] = std::max({far[b], there, back});
+      to_set[b] += there + back;
+    }
+  };
+  add(seed);
+  while (have < std::max<std::size_t>(threads, 1)) {
+    const auto none = static_cast<node_index>(n);
+    node_index best = none;
+    for (node_index b = 0; b < n; ++b) {
+      if (in[b] || !usable[b] || cpus[b] == 0) continue;
+      if (best == none || std::max(r.largest, far[b]) < std::max(r.largest, far[best]) ||
+          (std::max(r.largest, far[b]) == std::max(r.largest, far[best]) && to_set[b] < to_set[best])) {
+        best = b;  // ties keep the lower id: b only grows
+      }
+    }
+    if (best == none) return std::nullopt;
+    add(best);
+  }
+  std::sort(r.nodes.begin(), r.nodes.end());
+  return r;
+}
+
+}  // namespace detail
+
+/// The nearest set of nodes with `usable` set (and CPUs) whose CPUs hold `threads` (at least
+/// one node); empty when those nodes cannot hold them. Ascending node indices.
+inline std::vector<node_index> nearest_fitting_nodes(const dynamic_topology& t, std::span<const std::size_t> cpus,
+                                                     const std::vector<bool>& usable, std::size_t threads) {
+  std::optional<detail::node_set_rank> best;
+  for (node_index seed = 0; seed < t.node_count(); ++seed) {
+    if (!usable[seed] || cpus[seed] == 0) continue;
+    auto r = detail::grow_from(t, cpus, usable, seed, threads);
+    if (r && (!best || r->better_than(*best))) best = std::move(r);
+  }
+  return best ? best->nodes : std::vector<node_index>{};
+}
+
+/// CPU nodes for processes of `threads[i]` threads, in order: each the nearest set that fits
+/// among the nodes no earlier process took; when the free nodes cannot hold the next process
+/// the machine is full and a new round starts over all nodes; a process bigger than the whole
+/// machine gets every node with CPUs. `taken` marks nodes already bound (explicit bindings).
+inline std::vector<std::vector<node_index>> nearest_bindings(const dynamic_topology& t,
+                                                             std::span<const std::size_t> cpus,
+                                                             std::span<const std::size_t> threads,
+                                                             std::vector<bool> taken = {}) {
+  const std::size_t n = t.node_count();
+  taken.resize(n, false);
+  std::vector<bool> every(n);
+  for (node_index i = 0; i < n; ++i) every[i] = cpus[i] > 0;
+  std::vector<std::vector<node_index>> out;
+  for (const std::size_t want : threads) {
+    std::vector<bool> free(n);
+    for (node_index i = 0; i < n; ++i) free[i] = every[i] && !taken[i];
+    auto nodes = nearest_fitting_nodes(t, cpus, free, want);
+    if (nodes.empty()) {  // the machine is full: wrap around
+      std::fill(taken.begin(), taken.end(), false);
+      nodes = nearest_fitting_nodes(t, cpus, every, want);
+    }
+    if (nodes.empty()) {  // bigger than the machine: all of it
+      for (node_index i = 0; i < n; ++i) {
+        if (every[i]) nodes.push_back(i);
+      }
+    }
+    for (const node_index i : nodes) taken[i] = true;
+    out.push_back(std::move(nodes));
+  }
+  return out;
+}
+
+/// The inverse binding's memory nodes (autonuma-benchmark's INVERSE_BIND, the worst case):
+/// as many nodes with memory as `cpu_nodes` has, none of them, those farthest from it (ranked by the
+/// distance from the nearest of `cpu_nodes`, then the sum of distances from all, then the
+/// lowest id). With no node left outside `cpu_nodes` (bound to the whole machine), the
+/// binding itself: there is nothing farther.
+inline std::vector<node_index> farthest_nodes(const dynamic_topology& t, std::span<const node_index> cpu_nodes) {
+  struct candidate {
+    unsigned nearest;
+    unsigned long total;
+    node_index node;
+  };
+  std::vector<candidate> others;
+  for (node_index m = 0; m < t.node_count(); ++m) {
+    if (!t.has_memory(m) || std::find(cpu_nodes.begin(), cpu_nodes.end(), m) != cpu_nodes.end()) continue;
+    candidate c{~0u, 0, m};
+    for (const node_index cpu : cpu_nodes) {
+      c.nearest = std::min<unsigned>(c.nearest, t.distance(cpu, m));
+      c.total += t.distance(cpu, m);
+    }
+    others.push_back(c);
+  }
+  if (others.empty()) return {cpu_nodes.begin(), cpu_nodes.end()};
+  std::sort(others.begin(), others.end(), [](const candidate& a, const candidate& b) {
+    if (a.nearest != b.nearest) return a.nearest > b.nearest;
+    if (a.total != b.total) return a.total > b.total;
+    return a.node < b.node;
+  });
+  others.resize(std::min(others.size(), cpu_nodes.size()));
+  std::vector<node_index> nodes;
+  for (const auto& c : others) nodes.push_back(c.node);
+  std::sort(nodes.begin(), nodes.end());
+  return nodes;
+}
+
+/// Throws std::invalid_argument naming the process and node when a process of `w` binds to a
+/// node beyond `t` or to a node without CPUs (its threads could run nowhere there).
+inline void check_bindings(const workload& w, const dynamic_topology& t) {
+  for (const process_spec& p : w.processes) {
+    for (const auto b : p.bind_nodes) {
+      if (b >= t.node_count()) {
+        throw std::invalid_argument("process " + p.name + " binds to node index " + std::to_string(b) +
+                                    ", beyond the machine's " + std::to_string(t.node_count()) + " nodes");
+      }
+      if (!t.has_cpu(b)) {
+        throw std::invalid_argument("process " + p.name + " binds to node index " + std::to_string(b) +
+                                    ", which has no CPUs");
+      }
+    }
+  }
+}
+
+/// Gives every process of `w` without bind_nodes the nearest fitting set (nearest_bindings);
+/// explicit bind_nodes are kept, checked (check_bindings), and their nodes count as taken.
+inline void bind_nearest(workload& w, const dynamic_topology& t, unsigned default_cpus) {
+  check_bindings(w, t);
+  const auto cpus = binding_cpus(t, default_cpus);
+  std::vector<bool> taken(t.node_count(), false);
+  std::vector<std::size_t> threads;
+  for (const process_spec& p : w.processes) {
+    for (const auto b : p.bind_nodes) taken[b] = true;
+    if (p.bind_nodes.empty()) threads.push_back(p.threads.size());
+  }
+  auto sets = nearest_bindings(t, cpus, threads, std::move(taken));
+  std::size_t next = 0;
+  for (process_spec& p : w.processes) {
+    if (p.bind_nodes.empty()) p.bind_nodes = std::move(sets[next++]);
+  }
+}
+
+}  // namespace numaplace::sim

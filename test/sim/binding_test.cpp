@@ -1,0 +1,236 @@
+// The baselines' bindings (sim/binding.hpp): each process on the nearest nodes that fit it, as
+// a numactl user would bind it, processes apart; inverse binding's memory at the farthest
+// distance; bad bindings refused by name; and, end to end on Leonardo, hard binding a baseline
+// a user accepts (the round robin it replaces bound numa01's second process across both
+// sockets: 28.6 s against the first's 21.7 s).
+
+#include <chrono>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <numaplace/sim/binding.hpp>
+#include <numaplace/sim/seed_presets.hpp>
+#include <numaplace/topology/load_file.hpp>
+#include <numaplace/topology/presets.hpp>
+
+#include "sim_support.hpp"
+
+using namespace sim_test;
+
+namespace {
+
+using nodes = std::vector<node_index>;
+
+dynamic_topology preset_machine(std::string_view name) {
+  const auto* p = presets::find(name);
+  REQUIRE(p != nullptr);
+  return p->build();
+}
+
+dynamic_topology leonardo() {
+  return load::file(std::string(NUMAPLACE_TEST_DATA) + "/topologies/leonardo-dcgp-8node.numactl");
+}
+
+// Processes of the given thread counts, each one private region per thread.
+workload processes_of(const std::vector<std::size_t>& threads) {
+  std::vector<process_spec> ps;
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    ps.push_back(private_process("p" + std::to_string(i), threads[i], 0.5));
+  }
+  return throughput_workload(std::move(ps), 1.0);
+}
+
+std::vector<nodes> bindings_of(workload w, const dynamic_topology& t, unsigned default_cpus = 1) {
+  bind_nearest(w, t, default_cpus);
+  std::vector<nodes> out;
+  for (const auto& p : w.processes) out.push_back(p.bind_nodes);
+  return out;
+}
+
+unsigned largest_distance(const dynamic_topology& t, const nodes& set) {
+  unsigned largest = 0;
+  for (auto a : set) {
+    for (auto b : set) largest = std::max<unsigned>(largest, t.distance(a, b));
+  }
+  return largest;
+}
+
+std::string error_of(const auto& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+const stack_results& results_of(const std::vector<stack_results>& all, std::string_view stack) {
+  for (const auto& s : all) {
+    if (s.stack == stack) return s;
+  }
+  FAIL("no results for " << stack);
+  return all.front();
+}
+
+}  // namespace
+
+TEST_CASE("a process that fits in part of a socket gets nearest nodes of that socket") {
+  const auto epyc = preset_machine("amd-epyc-7742-nps4");  // 2 sockets x 4 nodes x 32 CPUs
+  CHECK(bindings_of(processes_of({64}), epyc) == std::vector<nodes>{{0, 1}});
+  CHECK(bindings_of(processes_of({1}), epyc) == std::vector<nodes>{{0}});
+  // Two of them are bound apart, both inside socket 0; a third and fourth fill socket 1.
+  CHECK(bindings_of(processes_of({64, 64, 64, 64}), epyc) == std::vector<nodes>{{0, 1}, {2, 3}, {4, 5}, {6, 7}});
+  // 96 threads need 3 nodes: the second process cannot have 3 of socket 0, so it takes socket 1's.
+  CHECK(bindings_of(processes_of({96, 96}), epyc) == std::vector<nodes>{{0, 1, 2}, {4, 5, 6}});
+}
+
+TEST_CASE("seed 000's two 80-warehouse JVMs get a quad each") {
+  const auto seed000 = preset_machine("seed000-8node");  // quads {0-3} {4-7}, 20 CPUs a node
+  CHECK(bindings_of(workloads::specjbb(2, 80), seed000) == std::vector<nodes>{{0, 1, 2, 3}, {4, 5, 6, 7}});
+  // A third JVM finds the machine full and starts a new round.
+  CHECK(bindings_of(workloads::specjbb(3, 80), seed000) ==
+        std::vector<nodes>{{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 2, 3}});
+}
+
+TEST_CASE("numa01's processes on Leonardo each stay inside a socket") {
+  const auto t = leonardo();  // 2 sockets x 4 nodes x 14 CPUs; 12 inside a socket, 21 across
+  const auto sets = bindings_of(workloads::numa01(32), t);
+  CHECK(sets == std::vector<nodes>{{0, 1, 2}, {4, 5, 6}});
+  for (const auto& s : sets) CHECK(largest_distance(t, s) < t.max_distance());
+}
+
+TEST_CASE("a process bigger than a socket gets a whole socket and the nearest beyond it") {
+  const auto epyc = preset_machine("amd-epyc-7742-nps4");
+  CHECK(bindings_of(processes_of({160}), epyc) == std::vector<nodes>{{0, 1, 2, 3, 4}});
+  // Bigger than the machine: all of it.
+  CHECK(bindings_of(processes_of({1000}), epyc) == std::vector<nodes>{{0, 1, 2, 3, 4, 5, 6, 7}});
+  const auto seed000 = preset_machine("seed000-8node");
+  CHECK(bindings_of(processes_of({100}), seed000) == std::vector<nodes>{{0, 1, 2, 3, 4}});
+}
+
+TEST_CASE("explicit bindings are kept and their nodes count as taken") {
+  const auto epyc = preset_machine("amd-epyc-7742-nps4");
+  workload w = processes_of({64, 64});
+  w.processes[0].bind_nodes = {0};
+  CHECK(bindings_of(w, epyc) == std::vector<nodes>{{0}, {1, 2}});
+}
+
+TEST_CASE("nodes without CPUs never join a binding, and nodes without a CPU list count the default") {
+  // Node 1 has memory only; nodes 0, 2 and 3 have CPUs but no list.
+  std::vector<node_attributes> attrs(4);
+  for (node_id i = 0; i < 4; ++i) attrs[i].id = i;
+  attrs[1].has_cpu = false;
+  const dynamic_topology t({{10, 11, 20, 20}, {11, 10, 20, 20}, {20, 20, 10, 11}, {20, 20, 11, 10}}, attrs);
+  CHECK(bindings_of(processes_of({8}), t, 8) == std::vector<nodes>{{0}});
+  CHECK(bindings_of(processes_of({9}), t, 8) == std::vector<nodes>{{2, 3}});
+  CHECK(bindings_of(processes_of({8, 8}), t, 8) == std::vector<nodes>{{0}, {2}});
+}
+
+TEST_CASE("256 nodes are bound without enumerating subsets") {
+  // 4 boards of 8 sockets of 8 nodes, 16 CPUs a node: 12 inside a socket, 20 across, 32 between boards.
+  const std::vector<generate::level> levels{{8, 12}, {8, 20}, {4, 32}};
+  const auto big = generate::hierarchical(levels, {16, std::uint64_t{1} << 30});
+  REQUIRE(big.node_count() == 256);
+  const auto start = std::chrono::steady_clock::now();
+  // 32 processes of 100 threads: 7 nodes each, one socket each, apart.
+  const auto sets = bindings_of(processes_of(std::vector<std::size_t>(32, 100)), big);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE("32 processes on 256 nodes bound in " << seconds << " s");
+  CHECK(seconds < 10.0);  // O(n^3) a process; 2^256 sets would never end
+  std::set<node_index> used;
+  for (const auto& s : sets) {
+    CHECK(s.size() == 7);
+    CHECK(largest_distance(big, s) == 12);
+    for (auto n : s) CHECK(used.insert(n).second);
+  }
+}
+
+TEST_CASE("inverse binding's memory nodes are at the farthest distance from its CPUs") {
+  const auto t = leonardo();
+  CHECK(farthest_nodes(t, nodes{0, 1, 2}) == nodes{4, 5, 6});
+  CHECK(farthest_nodes(t, nodes{4, 5, 6}) == nodes{0, 1, 2});
+  const auto epyc = preset_machine("amd-epyc-7742-nps4");
+  for (const nodes& cpus : {nodes{0}, nodes{0, 1}, nodes{5, 6, 7}}) {
+    const nodes memory = farthest_nodes(epyc, cpus);
+    CHECK(memory.size() == cpus.size());
+    for (auto c : cpus) {
+      for (auto m : memory) CHECK(epyc.distance(c, m) == epyc.max_distance());
+    }
+  }
+  // Bound to the whole machine, there is nothing farther: the binding itself.
+  CHECK(farthest_nodes(epyc, nodes{0, 1, 2, 3, 4, 5, 6, 7}) == nodes{0, 1, 2, 3, 4, 5, 6, 7});
+}
+
+TEST_CASE("an inverse-bound run keeps its tasks on its CPU nodes and its memory on the farthest") {
+  const auto t = leonardo();
+  workload w = workloads::numa01(32);
+  w.work_per_thread_ms = 500;
+  bind_nearest(w, t, 1);
+  run_options o;
+  const run_result inverse = run_stack(t, w, inverse_binding_name, o);
+  const run_result hard = run_stack(t, w, hard_binding_name, o);
+  REQUIRE(inverse.groups.size() == 2);
+  for (std::size_t p = 0; p < 2; ++p) {
+    INFO("process " << p);
+    const nodes far = farthest_nodes(t, w.processes[p].bind_nodes);
+    CHECK(inverse.groups[p].memory_nodes == std::vector<node_id>(far.begin(), far.end()));
+    CHECK(inverse.groups[p].local_fraction == 0.0);
+    CHECK(inverse.groups[p].page_migrations == 0);
+    const auto& bound = w.processes[p].bind_nodes;
+    CHECK(hard.groups[p].memory_nodes == std::vector<node_id>(bound.begin(), bound.end()));
+    CHECK(hard.groups[p].local_fraction > 0.3);  // a third of the heap on each task's node
+    CHECK(inverse.groups[p].elapsed_seconds > hard.groups[p].elapsed_seconds);
+  }
+}
+
+TEST_CASE("a binding to a node beyond the machine or without CPUs is refused by process and node") {
+  const auto seed000 = preset_machine("seed000-8node");
+  workload w = processes_of({4, 4});
+  w.processes[1].bind_nodes = {3, 9};
+  const std::string beyond = error_of([&] { bind_nearest(w, seed000, 1); });
+  CHECK(beyond == "process p1 binds to node index 9, beyond the machine's 8 nodes");
+  w.processes[0].bind_nodes = {0};
+  CHECK(error_of([&] { run_stack(seed000, w, hard_binding_name, {}); }).find("process p1 binds to node index 9") !=
+        std::string::npos);
+
+  std::vector<node_attributes> attrs(2);
+  attrs[0].id = 0;
+  attrs[1].id = 1;
+  attrs[1].has_cpu = false;
+  const dynamic_topology gpu({{10, 20}, {20, 10}}, attrs);
+  w.processes[1].bind_nodes = {1};
+  CHECK(error_of([&] { check_bindings(w, gpu); }) == "process p1 binds to node index 1, which has no CPUs");
+  CHECK(error_of([&] { run_stack(gpu, w, inverse_binding_name, {}); }) ==
+        "process p1 binds to node index 1, which has no CPUs");
+  // Without bindings, the binding baselines say which process lacks them.
+  CHECK(error_of([&] { run_stack(seed000, processes_of({4}), inverse_binding_name, {}); }) ==
+        "inverse-binding needs bind_nodes for process p0");
+}
+
+TEST_CASE("on Leonardo, hard binding numa01 beats no balancing, matches linux-4.2, and inverse binding is worst") {
+  experiment e{"numa01:32", leonardo(), workloads::numa01(32), {}, {},
+               {"no-balancing", "linux-4.2", "hard-binding", "inverse-binding"}, 3, 1};
+  bind_nearest(e.load, e.topology, e.machine.default_cpus_per_node);
+  const auto results = run_experiment(e, 1);
+  const auto mean = [&](std::string_view s) { return mean_metric(results_of(results, s), seed_claim::metric::elapsed); };
+  const double none = mean("no-balancing"), balanced = mean("linux-4.2"), hard = mean("hard-binding"),
+               inverse = mean("inverse-binding");
+  INFO("no-balancing " << none << " s, linux-4.2 " << balanced << " s, hard-binding " << hard
+                       << " s, inverse-binding " << inverse << " s");
+  CHECK(hard < none);
+  CHECK(hard <= balanced);
+  CHECK(inverse > none);
+  CHECK(inverse > balanced);
+  // Both processes alike: a baseline without spread (round robin: 21.7 s and 28.6 s).
+  const summary spread = summary::of([&] {
+    std::vector<double> xs;
+    for (const auto& r : results_of(results, "hard-binding").runs) {
+      for (const auto& g : r.groups) xs.push_back(g.elapsed_seconds);
+    }
+    return xs;
+  }());
+  CHECK(spread.stddev < 0.05 * spread.mean);
+}
