@@ -152,8 +152,8 @@ TEST_CASE("sim --csv: a header and one row per experiment, stack, run and group"
 }
 
 TEST_CASE("more tasks than CPUs is a valid, oversubscribed run") {
-  // 40 numa02 threads and 2 x 16 JVM threads on 24 CPUs.
-  const auto r = run_numaplace({"sim", "--machine", "seed001-4node", "--workload", "numa02:40", "--workload",
+  // 40 numa02 threads and 2 x 16 JVM threads on 32 CPUs.
+  const auto r = run_numaplace({"sim", "--machine", "seed003-4node", "--workload", "numa02:40", "--workload",
                                 "specjbb:2:16:3", "--runs", "1"});
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   CHECK(r.exit_code == 0);
@@ -164,17 +164,19 @@ TEST_CASE("more tasks than CPUs is a valid, oversubscribed run") {
 }
 
 TEST_CASE("hard binding of a custom workload binds each process to nodes of its own") {
-  const json j = run_json(with(small, {"--runs", "1", "--stacks", "hard-binding", "--json"}));
+  // 30 threads need two of seed001-4node's 24-CPU nodes: jvm1 on 0,1 and jvm2 on 2,3.
+  const json j = run_json({"sim", "--workload", "specjbb:2:30:3", "--machine", "seed001-4node", "--runs", "1",
+                           "--stacks", "hard-binding", "--json"});
   const json& groups = j["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"];
   REQUIRE(groups.size() == 2);
-  // 8 threads need two 6-CPU nodes: jvm1 on 0,1 and jvm2 on 2,3.
   CHECK(groups[0]["task_nodes"] == json({0, 1}));
   CHECK(groups[1]["task_nodes"] == json({2, 3}));
   CHECK(groups[0]["memory_nodes"] == json({0, 1}));
 }
 
 TEST_CASE("inverse binding of a custom workload binds each process's memory to the other's nodes") {
-  const json j = run_json(with(small, {"--runs", "1", "--stacks", "inverse-binding", "--json"}));
+  const json j = run_json({"sim", "--workload", "specjbb:2:30:3", "--machine", "seed001-4node", "--runs", "1",
+                           "--stacks", "inverse-binding", "--json"});
   const json& groups = j["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"];
   REQUIRE(groups.size() == 2);
   CHECK(groups[0]["task_nodes"] == json({0, 1}));

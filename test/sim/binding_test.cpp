@@ -4,7 +4,6 @@
 // a user accepts (the round robin it replaces bound numa01's second process across both
 // sockets: 28.6 s against the first's 21.7 s).
 
-#include <chrono>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -77,14 +76,18 @@ const stack_results& results_of(const std::vector<stack_results>& all, std::stri
 
 }  // namespace
 
-TEST_CASE("a process that fits in part of a socket gets nearest nodes of that socket") {
+TEST_CASE("a process that fits in part of a socket gets that socket, or its nearest nodes when others need the rest") {
   const auto epyc = preset_machine("amd-epyc-7742-nps4");  // 2 sockets x 4 nodes x 32 CPUs
-  CHECK(bindings_of(processes_of({64}), epyc) == std::vector<nodes>{{0, 1}});
+  // 64 threads fit 2 nodes; alone, the process gets their whole socket (its memory controllers).
+  CHECK(bindings_of(processes_of({64}), epyc) == std::vector<nodes>{{0, 1, 2, 3}});
   CHECK(bindings_of(processes_of({1}), epyc) == std::vector<nodes>{{0}});
   // Two of them are bound apart, both inside socket 0; a third and fourth fill socket 1.
   CHECK(bindings_of(processes_of({64, 64, 64, 64}), epyc) == std::vector<nodes>{{0, 1}, {2, 3}, {4, 5}, {6, 7}});
-  // 96 threads need 3 nodes: the second process cannot have 3 of socket 0, so it takes socket 1's.
-  CHECK(bindings_of(processes_of({96, 96}), epyc) == std::vector<nodes>{{0, 1, 2}, {4, 5, 6}});
+  // 96 threads need 3 nodes, widened to their socket: the second process takes socket 1.
+  CHECK(bindings_of(processes_of({96, 96}), epyc) == std::vector<nodes>{{0, 1, 2, 3}, {4, 5, 6, 7}});
+  // Widening never takes nodes a later process needs: 96 + 160 threads leave socket 0's fourth
+  // node to the second.
+  CHECK(bindings_of(processes_of({96, 160}), epyc) == std::vector<nodes>{{0, 1, 2}, {3, 4, 5, 6, 7}});
 }
 
 TEST_CASE("seed 000's two 80-warehouse JVMs get a quad each") {
@@ -95,10 +98,10 @@ TEST_CASE("seed 000's two 80-warehouse JVMs get a quad each") {
         std::vector<nodes>{{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 2, 3}});
 }
 
-TEST_CASE("numa01's processes on Leonardo each stay inside a socket") {
+TEST_CASE("numa01's processes on Leonardo each get a socket, as autonuma-benchmark's HARD_BIND halves the machine") {
   const auto t = leonardo();  // 2 sockets x 4 nodes x 14 CPUs; 12 inside a socket, 21 across
   const auto sets = bindings_of(workloads::numa01(32), t);
-  CHECK(sets == std::vector<nodes>{{0, 1, 2}, {4, 5, 6}});
+  CHECK(sets == std::vector<nodes>{{0, 1, 2, 3}, {4, 5, 6, 7}});
   for (const auto& s : sets) CHECK(largest_distance(t, s) < t.max_distance());
 }
 
@@ -115,7 +118,7 @@ TEST_CASE("explicit bindings are kept and their nodes count as taken") {
   const auto epyc = preset_machine("amd-epyc-7742-nps4");
   workload w = processes_of({64, 64});
   w.processes[0].bind_nodes = {0};
-  CHECK(bindings_of(w, epyc) == std::vector<nodes>{{0}, {1, 2}});
+  CHECK(bindings_of(w, epyc) == std::vector<nodes>{{0}, {1, 2, 3}});
 }
 
 TEST_CASE("nodes without CPUs never join a binding, and nodes without a CPU list count the default") {
@@ -134,15 +137,12 @@ TEST_CASE("256 nodes are bound without enumerating subsets") {
   const std::vector<generate::level> levels{{8, 12}, {8, 20}, {4, 32}};
   const auto big = generate::hierarchical(levels, {16, std::uint64_t{1} << 30});
   REQUIRE(big.node_count() == 256);
-  const auto start = std::chrono::steady_clock::now();
-  // 32 processes of 100 threads: 7 nodes each, one socket each, apart.
+  // 32 processes of 100 threads: 7 nodes each, widened to their socket, apart. (O(n^3) a
+  // process; enumerating 2^256 sets would never end.)
   const auto sets = bindings_of(processes_of(std::vector<std::size_t>(32, 100)), big);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  MESSAGE("32 processes on 256 nodes bound in " << seconds << " s");
-  CHECK(seconds < 10.0);  // O(n^3) a process; 2^256 sets would never end
   std::set<node_index> used;
   for (const auto& s : sets) {
-    CHECK(s.size() == 7);
+    CHECK(s.size() == 8);
     CHECK(largest_distance(big, s) == 12);
     for (auto n : s) CHECK(used.insert(n).second);
   }
@@ -181,7 +181,7 @@ TEST_CASE("an inverse-bound run keeps its tasks on its CPU nodes and its memory 
     CHECK(inverse.groups[p].page_migrations == 0);
     const auto& bound = w.processes[p].bind_nodes;
     CHECK(hard.groups[p].memory_nodes == std::vector<node_id>(bound.begin(), bound.end()));
-    CHECK(hard.groups[p].local_fraction > 0.3);  // a third of the heap on each task's node
+    CHECK(hard.groups[p].local_fraction > 0.2);  // a quarter of the heap on each task's node
     CHECK(inverse.groups[p].elapsed_seconds > hard.groups[p].elapsed_seconds);
   }
 }

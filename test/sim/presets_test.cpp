@@ -125,8 +125,14 @@ TEST_CASE("seed003: hard binding each JVM to its node beats every balancing stac
   e.load.seconds = 20.0;
   const auto results = run_experiment(e);
   const double bound = mean_metric(of(results, "hard-binding"), seed_claim::metric::throughput);
-  // Every JVM alone on its node, all local, within its node's bandwidth: 8 threads x 1000.
-  CHECK(bound == doctest::Approx(8000.0).epsilon(1e-12));
+  // Every JVM alone on its node and all local: 8 threads x 1000, less what its own 8 threads'
+  // demand costs on the node's memory (6 GB/s of the Opteron node's 13.2: the loaded-latency
+  // curve's factor near half load), never more.
+  for (const auto& run : of(results, "hard-binding").runs) {
+    for (const auto& g : run.groups) CHECK(g.local_fraction == doctest::Approx(1.0).epsilon(1e-12));
+  }
+  CHECK(bound < 8000.0);
+  CHECK(bound > 8000.0 / 1.25);
   for (const auto& s : results) {
     if (s.stack == "hard-binding") continue;
     const double m = mean_metric(s, seed_claim::metric::throughput);

@@ -92,6 +92,38 @@ inline std::optional<node_set_rank> grow_from(const dynamic_topology& t, std::sp
 
 }  // namespace detail
 
+namespace detail {
+
+// Widens a binding to the whole tier it lies in (every free node no farther from each member
+// than the members are from each other: the rest of its socket or quad), as numactl users bind
+// a job to a socket, not to three of its four nodes, and as autonuma-benchmark's HARD_BIND
+// gives each numa01 process half the machine: a bandwidth-bound job gains the tier's other
+// memory controllers. Only while the free nodes left still hold the `later` threads, and never
+// for a set already across the machine's farthest distance (that would be the whole machine).
+inline void fill_tier(const dynamic_topology& t, std::span<const std::size_t> cpus, const std::vector<bool>& every,
+                      const std::vector<bool>& taken, std::vector<node_index>& nodes, std::size_t later) {
+  distance_t span = t.local_distance();
+  for (const node_index a : nodes) {
+    for (const node_index b : nodes) span = std::max(span, t.distance(a, b));
+  }
+  if (span >= t.max_distance()) return;
+  std::size_t spare = 0;  // CPUs on free nodes outside the set
+  std::vector<node_index> tier;
+  for (node_index j = 0; j < t.node_count(); ++j) {
+    if (!every[j] || taken[j] || std::find(nodes.begin(), nodes.end(), j) != nodes.end()) continue;
+    spare += cpus[j];
+    const bool inside = std::all_of(nodes.begin(), nodes.end(), [&](node_index a) { return t.distance(a, j) <= span; });
+    if (inside) tier.push_back(j);
+  }
+  std::size_t widened = 0;
+  for (const node_index j : tier) widened += cpus[j];
+  if (tier.empty() || spare - widened < later) return;
+  nodes.insert(nodes.end(), tier.begin(), tier.end());
+  std::sort(nodes.begin(), nodes.end());
+}
+
+}  // namespace detail
+
 /// The nearest set of nodes with `usable` set (and CPUs) whose CPUs hold `threads` (at least
 /// one node); empty when those nodes cannot hold them. Ascending node indices.
 inline std::vector<node_index> nearest_fitting_nodes(const dynamic_topology& t, std::span<const std::size_t> cpus,
@@ -106,7 +138,8 @@ inline std::vector<node_index> nearest_fitting_nodes(const dynamic_topology& t, 
 }
 
 /// CPU nodes for processes of `threads[i]` threads, in order: each the nearest set that fits
-/// among the nodes no earlier process took; when the free nodes cannot hold the next process
+/// among the nodes no earlier process took, widened to its whole tier where the later
+/// processes still fit without it (detail::fill_tier); when the free nodes cannot hold the next process
 /// the machine is full and a new round starts over all nodes; a process bigger than the whole
 /// machine gets every node with CPUs. `taken` marks nodes already bound (explicit bindings).
 inline std::vector<std::vector<node_index>> nearest_bindings(const dynamic_topology& t,
@@ -118,6 +151,8 @@ inline std::vector<std::vector<node_index>> nearest_bindings(const dynamic_topol
   std::vector<bool> every(n);
   for (node_index i = 0; i < n; ++i) every[i] = cpus[i] > 0;
   std::vector<std::vector<node_index>> out;
+  std::size_t later = 0;  // threads of the processes not bound yet
+  for (const std::size_t want : threads) later += want;
   for (const std::size_t want : threads) {
     std::vector<bool> free(n);
     for (node_index i = 0; i < n; ++i) free[i] = every[i] && !taken[i];
@@ -131,6 +166,8 @@ inline std::vector<std::vector<node_index>> nearest_bindings(const dynamic_topol
         if (every[i]) nodes.push_back(i);
       }
     }
+    later -= want;
+    detail::fill_tier(t, cpus, every, taken, nodes, later);
     for (const node_index i : nodes) taken[i] = true;
     out.push_back(std::move(nodes));
   }
