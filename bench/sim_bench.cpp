@@ -118,6 +118,27 @@ BENCHMARK(BM_large_machine)->Arg(60)->Iterations(1)->Unit(benchmark::kSecond)->U
 void BM_large_machine_no_balancing(benchmark::State& state) { large_run(state, "no-balancing"); }
 BENCHMARK(BM_large_machine_no_balancing)->Arg(60)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 
+// The large case users with very big machines care about: 256 nodes of 32 CPUs (16 boards of
+// 16 nodes), 8,192 SPECjbb tasks (128 JVMs x 64 warehouses), 60 simulated seconds, one run.
+void BM_huge_machine(benchmark::State& state) {
+  const dynamic_topology t = generate::two_level_backplane(16, 16, 20, 30, {32, std::uint64_t{16} << 30});
+  const workload w = workloads::specjbb(128, 64, double(state.range(0)));
+  const bool reset = reset_peak_rss();
+  std::uint64_t events = 0;
+  double wall = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const run_result r = run_stack(t, w, "linux-modern", {});
+    wall += seconds_since(t0);
+    events += r.events;
+    benchmark::DoNotOptimize(r.groups.data());
+  }
+  state.counters["tasks"] = benchmark::Counter(128.0 * 64.0);
+  state.counters["nodes"] = benchmark::Counter(double(t.node_count()));
+  report(state, events, wall, reset);
+}
+BENCHMARK(BM_huge_machine)->Arg(60)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -50,6 +50,9 @@ struct sim_experiment_result {
   unsigned runs = 0;     ///< runs in the whole sweep (this shard may hold fewer)
   std::uint64_t seed = 1;
   std::vector<sim_stack_result> stacks;
+  /// What memory costs in these runs: the measured costs' machine, or the SLIT derivation's
+  /// assumption (numaplace::sim::from_slit), said in so many words.
+  std::string costs{};
 };
 
 struct sim_preset_result {

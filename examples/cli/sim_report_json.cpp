@@ -92,6 +92,7 @@ json experiment_json(const sim_experiment_result& e, bool timeline) {
   }
   return {{"name", e.name},
           {"machine", e.machine},
+          {"costs", e.costs},
           {"node_groups", node_groups_json(e.topology)},
           {"workload", e.workload},
           {"metric", e.elapsed ? "elapsed_seconds" : "throughput"},

@@ -70,6 +70,20 @@ std::string cpu_summary(const numaplace::dynamic_topology& t, unsigned default_c
                      t.max_distance());
 }
 
+std::string describe_costs(const sim::experiment& e) {
+  if (e.hardware) {
+    const auto smt = e.hardware->threads_per_core > 1 ? fmt::format(", SMT{}", e.hardware->threads_per_core) : "";
+    return fmt::format("{}{}: measured, {} sources{}", e.hardware->name, smt, e.hardware->sources.size(),
+                       e.hardware->assumption.empty() ? "" : " (some figures derived: --costs-json says which)");
+  }
+  std::vector<std::size_t> cpus;
+  for (numaplace::node_index i = 0; i < e.topology.node_count(); ++i) {
+    cpus.push_back(!e.topology.has_cpu(i) ? 0 : e.topology.cpus(i).empty() ? e.machine.default_cpus_per_node
+                                                                            : e.topology.cpus(i).size());
+  }
+  return "assumed, " + sim::from_slit(e.topology, cpus).assumption;
+}
+
 sim::seed_preset resolve_preset(const std::string& name) {
   // Presets by number, as the issue counts them: 1 is seed000.
   if (name.size() == 1 && name[0] >= '1' && name[0] <= '5') return sim::all_seed_presets()[std::size_t(name[0] - '1')];
@@ -241,6 +255,7 @@ sim_report run_simulations(const sim_request& rq) {
                                e.seed,
                                {}};
       er.machine += " (" + cpu_summary(e.topology, e.machine.default_cpus_per_node) + ")";
+      er.costs = describe_costs(e);
       for (const auto& s : e.stacks) er.stacks.push_back({s, {}, {}, {}});
       pr.experiments.push_back(std::move(er));
     }
