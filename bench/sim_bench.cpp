@@ -94,9 +94,7 @@ dynamic_topology large_machine() {
   return generate::two_level_backplane(8, 8, 20, 30, {64, std::uint64_t{64} << 30});
 }
 
-void large_run(benchmark::State& state, std::string_view stack) {
-  const dynamic_topology t = large_machine();
-  const workload w = workloads::specjbb(64, 64, double(state.range(0)));
+void run_one(benchmark::State& state, const dynamic_topology& t, const workload& w, std::string_view stack) {
   const bool reset = reset_peak_rss();
   std::uint64_t events = 0;
   double wall = 0;
@@ -107,9 +105,15 @@ void large_run(benchmark::State& state, std::string_view stack) {
     events += r.events;
     benchmark::DoNotOptimize(r.groups.data());
   }
-  state.counters["tasks"] = benchmark::Counter(64.0 * 64.0);
+  std::size_t tasks = 0;
+  for (const auto& p : w.processes) tasks += p.threads.size();
+  state.counters["tasks"] = benchmark::Counter(double(tasks));
   state.counters["nodes"] = benchmark::Counter(double(t.node_count()));
   report(state, events, wall, reset);
+}
+
+void large_run(benchmark::State& state, std::string_view stack) {
+  run_one(state, large_machine(), workloads::specjbb(64, 64, double(state.range(0))), stack);
 }
 
 void BM_large_machine(benchmark::State& state) { large_run(state, "linux-modern"); }
@@ -121,21 +125,8 @@ BENCHMARK(BM_large_machine_no_balancing)->Arg(60)->Iterations(1)->Unit(benchmark
 // The large case users with very big machines care about: 256 nodes of 32 CPUs (16 boards of
 // 16 nodes), 8,192 SPECjbb tasks (128 JVMs x 64 warehouses), 60 simulated seconds, one run.
 void BM_huge_machine(benchmark::State& state) {
-  const dynamic_topology t = generate::two_level_backplane(16, 16, 20, 30, {32, std::uint64_t{16} << 30});
-  const workload w = workloads::specjbb(128, 64, double(state.range(0)));
-  const bool reset = reset_peak_rss();
-  std::uint64_t events = 0;
-  double wall = 0;
-  for (auto _ : state) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const run_result r = run_stack(t, w, "linux-modern", {});
-    wall += seconds_since(t0);
-    events += r.events;
-    benchmark::DoNotOptimize(r.groups.data());
-  }
-  state.counters["tasks"] = benchmark::Counter(128.0 * 64.0);
-  state.counters["nodes"] = benchmark::Counter(double(t.node_count()));
-  report(state, events, wall, reset);
+  run_one(state, generate::two_level_backplane(16, 16, 20, 30, {32, std::uint64_t{16} << 30}),
+          workloads::specjbb(128, 64, double(state.range(0))), "linux-modern");
 }
 BENCHMARK(BM_huge_machine)->Arg(60)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 
