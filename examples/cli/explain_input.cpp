@@ -1,5 +1,7 @@
 #include "explain_input.hpp"
 
+#include "json_checker.hpp"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -39,21 +41,7 @@ constexpr std::array<variant_name, 5> variants{{{"v5.9", imbalance_rule::v5_7},
 constexpr std::string_view top_level_keys = "distances, task_faults, group_faults, imbalance, comment";
 constexpr std::string_view imbalance_keys = "variant, imbalance, src_running, dst_running, dst_weight, imb_numa_nr";
 
-// Reports problems as "<source>: <path>: <what>".
-class checker {
- public:
-  explicit checker(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void fail(std::string_view path, std::string_view what) const {
-    if (path.empty()) throw explain_input_error(fmt::format("{}: {}", source_, what));
-    throw explain_input_error(fmt::format("{}: {}: {}", source_, path, what));
-  }
-
-  const std::string& source() const noexcept { return source_; }
-
- private:
-  std::string source_;
-};
+using checker = json_checker<explain_input_error>;
 
 // Whether `v` holds at most `budget` values (itself included). Every value takes at least one
 // character of dump(), so a value with more cannot dump to 40 characters. Counting stops at the

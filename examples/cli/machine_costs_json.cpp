@@ -1,5 +1,7 @@
 #include "machine_costs_json.hpp"
 
+#include "json_checker.hpp"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -28,23 +30,15 @@ constexpr std::string_view known_fields =
 constexpr std::size_t max_nodes = 4096;
 constexpr std::size_t max_links = 65536;
 
-// Reports problems as "<source>: <path>: <what>".
-class checker {
+// Reports problems at a JSON path, or at a line and column of the text for syntax errors.
+class checker : public json_checker<machine_costs_error> {
  public:
-  explicit checker(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void fail(std::string_view path, std::string_view what) const {
-    if (path.empty()) throw machine_costs_error(fmt::format("{}: {}", source_, what));
-    throw machine_costs_error(fmt::format("{}: {}: {}", source_, path, what));
-  }
+  using json_checker::json_checker;
 
   [[noreturn]] void fail_at(std::string_view text, std::size_t offset, std::string_view what) const {
     const auto [line, column] = line_and_column(text, offset);
-    throw machine_costs_error(fmt::format("{}:{}:{}: {}", source_, line, column, what));
+    throw machine_costs_error(fmt::format("{}:{}:{}: {}", source(), line, column, what));
   }
-
- private:
-  std::string source_;
 };
 
 std::string child(std::string_view path, std::string_view key) { return fmt::format("{}/{}", path, key); }
