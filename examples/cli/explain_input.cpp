@@ -332,16 +332,7 @@ explain_input read_explain_input(const std::string& path) {
     if (std::cin.bad()) throw explain_input_error("stdin: cannot read the standard input");
     return parse_explain_input(text, "stdin");
   }
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw explain_input_error(fmt::format("{}: is a folder; expected a JSON file", path));
-  }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw explain_input_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) throw explain_input_error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  return parse_explain_input(text.str(), path);
+  return parse_explain_input(read_json_file<explain_input_error>(path), path);
 }
 
 }  // namespace numaplace_cli

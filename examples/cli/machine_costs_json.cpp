@@ -309,14 +309,7 @@ machine_costs parse_machine_costs(std::string_view text, const std::string& sour
 }
 
 machine_costs read_machine_costs(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw machine_costs_error(fmt::format("{}: is a folder; expected a JSON file", path));
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw machine_costs_error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) throw machine_costs_error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  return parse_machine_costs(text.str(), path);
+  return parse_machine_costs(read_json_file<machine_costs_error>(path), path);
 }
 
 nlohmann::ordered_json machine_costs_json(const machine_costs& c) {
