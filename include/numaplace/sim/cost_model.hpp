@@ -46,8 +46,8 @@ struct cost_model {
   /// Pages per chunk (2 MiB of 4 KiB pages): what one sampled chunk records as faults.
   std::uint64_t pages_per_chunk = 512;
 
-  /// Load balancing runs this often (the NUMA domains' balance interval is tens of ms).
-  double balance_interval_ms = 40.0;
+  /// Load balancing keeps the kernel's own clock: each scheduling domain balances every
+  /// sd_weight ms to twice that, busy_factor times less often while busy (load_balance.hpp).
 
   /// How often demand, queueing and speed are settled again (memory_load.hpp).
   double refresh_interval_ms = 100.0;

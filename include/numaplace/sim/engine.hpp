@@ -94,10 +94,7 @@ class engine {
       if constexpr (numa) {
         if (s_.o.mode == balancing::numa) scanner_.scan_due();
       }
-      if (s_.now_ms >= next_balance_) {
-        balancer_.run(s_, *pl_);
-        next_balance_ += s_.c.balance_interval_ms;
-      }
+      balancer_.tick(s_, *pl_);  // each domain keeps its own interval (load_balance.hpp)
       s_.now_ms += s_.c.tick_ms;
       ++ticks_;
     }
@@ -210,6 +207,7 @@ class engine {
     // spawn() may grow the task list: keep copies, not references into it.
     const std::uint32_t p = s_.m.tasks[id].process;
     const std::uint32_t thread = s_.m.tasks[id].thread;
+    const cpu_index cpu = s_.m.tasks[id].cpu;
     {
       task_state& t = s_.m.tasks[id];
       t.alive = false;
@@ -230,6 +228,7 @@ class engine {
       if (ps.jobs_started < spec.jobs) spawn(p, thread);
     }
     if (process_done(p) && ps.finish_ms < 0) ps.finish_ms = s_.now_ms + s_.c.tick_ms;
+    balancer_.newidle(s_, *pl_, cpu);  // the CPU pulls at once if it is left idle
   }
 
   bool process_done(std::uint32_t p) const {
@@ -248,7 +247,7 @@ class engine {
   memory_load load_;
   load_balancer balancer_;
   reporter report_;
-  double next_balance_ = 0, next_refresh_ = 0, next_snapshot_ = 0;
+  double next_refresh_ = 0, next_snapshot_ = 0;
   std::uint64_t ticks_ = 0;
   bool set_up_ = false;
 };

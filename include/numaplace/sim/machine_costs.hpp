@@ -130,7 +130,15 @@ inline void complete_routes(machine_costs& c) {
 /// or link; nothing when it is usable.
 inline std::optional<std::string> validate(const machine_costs& c, std::size_t nodes) {
   using std::to_string;
-  const auto pair = [](std::size_t a, std::size_t b) { return "(" + to_string(a) + ", " + to_string(b) + ")"; };
+  // Appended piecewise: GCC 12's -Wrestrict misreads "(" + std::string&& at -O3 (a false positive).
+  const auto pair = [](std::size_t a, std::size_t b) {
+    std::string s = "(";
+    s += to_string(a);
+    s += ", ";
+    s += to_string(b);
+    s += ")";
+    return s;
+  };
   if (c.node_bandwidth_gbs.size() != nodes)
     return "node_bandwidth_gbs has " + to_string(c.node_bandwidth_gbs.size()) + " entries for " + to_string(nodes) +
            " nodes";
