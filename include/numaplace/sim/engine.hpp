@@ -9,7 +9,11 @@
 // statistics and groups, migrate memory and, through the stack's placement and
 // task_numa_migrate, move tasks (numa_migrate.hpp). New tasks start where the stack's fork
 // placement puts them (fork.hpp). A load balancer spreads runnable tasks (load_balance.hpp).
-// The engine owns the clock, starts and ends tasks, and checks what must always hold.
+// Tasks may sleep (off every runqueue) and wake where select_task_rq_fair() would put them
+// (sleep_wake.hpp): a JVM's mutators sleep through its stop-the-world collections while its
+// collector threads run (gc.hpp). Processes may start late (process_spec::start_ms).
+// The engine owns the clock, starts, puts to sleep, wakes and ends tasks, and checks what must
+// always hold.
 //
 // What it is not: a cycle model. Caches, coherence traffic and page tables are not modelled.
 
@@ -25,11 +29,13 @@
 #include "binding.hpp"
 #include "first_touch.hpp"
 #include "fork.hpp"
+#include "gc.hpp"
 #include "load_balance.hpp"
 #include "memory_load.hpp"
 #include "numa_scan.hpp"
 #include "report.hpp"
 #include "result.hpp"
+#include "sleep_wake.hpp"
 #include "workload.hpp"
 #include "world.hpp"
 
@@ -46,9 +52,9 @@ class engine {
     build_workload();
   }
 
-  /// What must always hold: every live task on exactly one CPU of an allowed node, every chunk
-  /// counted once on the node it is on, every group the sum of its live members. Empty when
-  /// all holds, else what broke.
+  /// What must always hold: every runnable live task on exactly one CPU of an allowed node, every
+  /// sleeping one on none, every chunk counted once on the node it is on, every group the sum
+  /// of its live members. Empty when all holds, else what broke.
   std::string check_invariants() const {
     if (auto broken = s_.m.check(); !broken.empty()) return broken;
     return s_.mem.check();
@@ -59,6 +65,15 @@ class engine {
 
   /// Runs for `ms` more simulated milliseconds (or to the end); for tests that look in between.
   void step(double ms) { run_until(s_.now_ms + ms); }
+
+  /// The memory as it stands (regions, chunks and their nodes), for tests and probes.
+  const memory_model& memory() const noexcept { return s_.mem; }
+
+  /// The simulated time now, ms.
+  double now_ms() const noexcept { return s_.now_ms; }
+
+  /// How many times a CPU went idle because its last task slept (cpu_went_idle() calls).
+  std::uint64_t idle_transitions() const noexcept { return went_idle_; }
 
   run_result run() {
     run_until(s_.w.seconds * 1000.0);
@@ -81,6 +96,7 @@ class engine {
   void run_until(double end_ms) {
     end_ms = std::min(end_ms, s_.w.seconds * 1000.0);
     while (s_.now_ms < end_ms && !all_done()) {
+      start_due_processes();
       if (s_.now_ms >= next_refresh_) {
         load_.settle(s_.m, s_.mem, s_.w, s_.c, s_.hw);
         if constexpr (numa) scanner_.refresh();
@@ -91,6 +107,7 @@ class engine {
         next_snapshot_ += s_.o.snapshot_interval_s * 1000.0;
       }
       advance_tasks();
+      collect_garbage();
       if constexpr (numa) {
         if (s_.o.mode == balancing::numa) scanner_.scan_due();
       }
@@ -123,16 +140,121 @@ class engine {
         s_.memory_nodes.push_back(st.allowed);
       }
       s_.m.processes.push_back(std::move(st));
-      if constexpr (numa) scanner_.start_process(s_.m.processes.back());
+      const gc_spec& gc = ps.gc;
+      if (gc.young_region != gc_spec::no_young && gc.young_region >= ps.regions.size())
+        throw std::invalid_argument("process " + ps.name + ": its collector's young region is not one of its regions");
     }
-    // Every process's first threads start at once; each process's first touch follows them.
+    mutators_.resize(s_.w.processes.size());
+    gc_workers_.resize(s_.w.processes.size());
+    // The processes that start at once: every one's first threads, then every one's first
+    // touch after them. The others start when their time comes (start_due_processes).
     for (std::uint32_t p = 0; p < s_.w.processes.size(); ++p) {
-      const process_spec& ps = s_.w.processes[p];
-      const std::size_t initial = ps.jobs > 0 ? std::min<std::size_t>(ps.threads.size(), ps.jobs) : ps.threads.size();
-      for (std::uint32_t t = 0; t < initial; ++t) spawn(p, t);
+      if (s_.w.processes[p].start_ms <= 0) start_threads(p);
     }
-    for (std::uint32_t p = 0; p < s_.w.processes.size(); ++p) first_touch(s_, p);
-    set_up_ = true;
+    for (std::uint32_t p = 0; p < s_.w.processes.size(); ++p) {
+      if (s_.w.processes[p].start_ms <= 0) finish_start(p);
+    }
+  }
+
+  // Process p's first threads start (a JVM's warehouse threads, make's first jobs).
+  void start_threads(std::uint32_t p) {
+    const process_spec& ps = s_.w.processes[p];
+    if constexpr (numa) scanner_.start_process(s_.m.processes[p]);
+    const std::size_t initial = ps.jobs > 0 ? std::min<std::size_t>(ps.threads.size(), ps.jobs) : ps.threads.size();
+    for (std::uint32_t t = 0; t < initial; ++t) mutators_[p].push_back(spawn(p, ps.threads[t].accesses, t));
+  }
+
+  // Process p's collector threads start (HotSpot creates them at VM start-up), its memory is
+  // first touched by the threads that started (and the collector's, for what it promotes),
+  // then the collector's threads block, waiting for the first collection.
+  void finish_start(std::uint32_t p) {
+    const process_spec& ps = s_.w.processes[p];
+    s_.m.processes[p].started = true;
+    if (!ps.gc.enabled()) {
+      first_touch(s_, p);
+      return;
+    }
+    const std::vector<access> young{{ps.gc.young_region, 1.0}};
+    const unsigned workers = gc_threads_for(s_, p);
+    const auto first = static_cast<std::uint32_t>(ps.threads.size());
+    // All are forked before any blocks, so fork placement spreads them as it spreads running
+    // threads; each then waits where it was placed.
+    for (unsigned k = 0; k < workers; ++k) {
+      const task_index id = spawn(p, young, first + k);
+      s_.m.tasks[id].gc_worker = true;
+      gc_workers_[p].push_back(id);
+    }
+    first_touch(s_, p);
+    for (const task_index id : gc_workers_[p]) sleep_task(id);
+  }
+
+  // Processes whose start time has come start now.
+  void start_due_processes() {
+    for (std::uint32_t p = 0; p < s_.w.processes.size(); ++p) {
+      if (s_.m.processes[p].started || s_.w.processes[p].start_ms > s_.now_ms) continue;
+      start_threads(p);
+      finish_start(p);
+    }
+  }
+
+  // ---- sleeping and waking -------------------------------------------------------------
+  // Task `id` blocks (machine::sleep); when that leaves its CPU with nothing to run, the CPU
+  // goes idle.
+  void sleep_task(task_index id) {
+    const cpu_index cpu = s_.m.tasks[id].cpu;
+    s_.m.sleep(id);
+    if (s_.m.cpus[cpu].tasks.empty()) cpu_went_idle(cpu);
+  }
+
+  // Sleeping task `id` wakes where select_task_rq_fair() puts it; a wakeup onto another node
+  // costs the cache refill a move does.
+  void wake_task(task_index id) {
+    task_state& t = s_.m.tasks[id];
+    if (s_.m.wake(id, select_wake_cpu(s_.m, id))) {
+      t.stall_ms += s_.c.task_move_cost_ms;
+      ++s_.m.processes[t.process].task_moves;
+    }
+    s_.mem.update_latency(t);
+  }
+
+  // `cpu` has just gone idle because the task it ran blocked: the kernel balances at once
+  // (schedule() -> pick_next_task_fair() -> newidle_balance(), idle_balance() before v5.7),
+  // pulling work from a busier CPU before the CPU idles.
+  void cpu_went_idle(cpu_index cpu) {
+    ++went_idle_;
+    balancer_.newidle(s_, *pl_, cpu);  // newidle_balance(): the CPU pulls before it idles
+  }
+
+  // ---- garbage collection ----------------------------------------------------------------
+  // Each collecting process's pause starts once its mutators have filled eden and ends once
+  // its workers have done the collection's work (gc.hpp).
+  void collect_garbage() {
+    for (std::uint32_t p = 0; p < s_.w.processes.size(); ++p) {
+      const process_spec& spec = s_.w.processes[p];
+      process_state& ps = s_.m.processes[p];
+      if (ps.in_gc) ps.gc_pause_ms += s_.c.tick_ms;
+      switch (gc_due(spec, ps)) {
+        case gc_event::none: break;
+        case gc_event::begin_pause:
+          // Safepoint: every mutator blocks, then the VM thread wakes the workers.
+          for (const task_index id : mutators_[p]) {
+            if (s_.m.tasks[id].alive && !s_.m.tasks[id].asleep) sleep_task(id);
+          }
+          ps.in_gc = true;
+          ps.gc_allocated_chunks = 0;
+          ps.gc_work_left_ms = gc_pause_work_ms(spec);
+          ++ps.gc_collections;
+          for (const task_index id : gc_workers_[p]) wake_task(id);
+          break;
+        case gc_event::end_pause:
+          for (const task_index id : gc_workers_[p]) sleep_task(id);
+          ps.in_gc = false;
+          for (const task_index id : mutators_[p]) {
+            if (s_.m.tasks[id].alive && s_.m.tasks[id].asleep) wake_task(id);
+          }
+          break;
+      }
+    }
   }
 
   // The node a process's new task is forked from: its first live task's, else node 0.
@@ -143,14 +265,16 @@ class engine {
     return 0;
   }
 
-  task_index spawn(std::uint32_t p, std::uint32_t thread) {
+  // A new task of process p, `thread` its index (the workload's threads, then its collector's),
+  // accessing `accesses`.
+  task_index spawn(std::uint32_t p, const std::vector<access>& accesses, std::uint32_t thread) {
     const process_spec& ps = s_.w.processes[p];
     task_state t(s_.m.node_count());
     t.process = p;
     t.thread = thread;
     double sum = 0;
-    for (const access& a : ps.threads[thread].accesses) sum += a.weight;
-    for (const access& a : ps.threads[thread].accesses) {
+    for (const access& a : accesses) sum += a.weight;
+    for (const access& a : accesses) {
       if (a.region >= ps.regions.size())
         throw std::invalid_argument("process " + ps.name + ": a thread accesses a region it does not have");
       t.accesses.emplace_back(s_.mem.region_base[p] + a.region, sum > 0 ? a.weight / sum : 0.0);
@@ -166,8 +290,8 @@ class engine {
     ++s_.m.processes[p].live;
     if (ps.jobs > 0) {
       // A job started later allocates fresh private memory where it starts (first touch);
-      // the first ones get theirs from first_touch() when the workload is set up.
-      if (set_up_) {
+      // the first ones get theirs from first_touch() when the process starts.
+      if (s_.m.processes[p].started) {
         for (const auto& [r, weight] : s_.m.tasks[id].accesses) {
           if (!s_.mem.regions[r].shared) {
             memory_model::rehome(s_.mem.regions[r], memory_node_for(s_, p, s_.m.tasks[id].node, id));
@@ -182,7 +306,7 @@ class engine {
   void advance_tasks() {
     for (task_index id = 0; id < s_.m.tasks.size(); ++id) {
       task_state& t = s_.m.tasks[id];
-      if (!t.alive) continue;
+      if (!t.alive || t.asleep) continue;
       const cpu_state& cpu = s_.m.cpus[t.cpu];
       ++s_.task_ticks;
       double ms = s_.c.tick_ms / double(cpu.tasks.size());
@@ -194,7 +318,12 @@ class engine {
       const double mb = s_.w.processes[t.process].memory_bound;
       const double work = ms / (1.0 - mb + mb * t.latency);
       process_state& ps = s_.m.processes[t.process];
+      if (t.gc_worker) {
+        ps.gc_work_left_ms -= work;
+        continue;
+      }
       ps.ops += work;
+      ps.gc_allocated_chunks += work / 1000.0 * s_.w.processes[t.process].gc.alloc_chunks_per_s;
       ps.local_ops += work * t.local_share;
       if (s_.w.report_elapsed) {
         t.work_left_ms -= work;
@@ -207,28 +336,41 @@ class engine {
     // spawn() may grow the task list: keep copies, not references into it.
     const std::uint32_t p = s_.m.tasks[id].process;
     const std::uint32_t thread = s_.m.tasks[id].thread;
-    const cpu_index cpu = s_.m.tasks[id].cpu;
-    {
-      task_state& t = s_.m.tasks[id];
-      t.alive = false;
-      auto& on_cpu = s_.m.cpus[t.cpu].tasks;
-      on_cpu.erase(std::find(on_cpu.begin(), on_cpu.end(), id));
-      // task_numa_free(): the group loses the task's counts with it.
-      if (t.group != no_group) s_.m.groups.leave(t.stats, t.group);
-      t.group = no_group;
-      // A finished task keeps its id (chunks remember who touched them last) but not its memory.
-      t.stats = fault_stats(0);
-      t.accesses = {};
-    }
+    // Where it ran, for the newidle pull below; a task exiting from sleep leaves no CPU idle.
+    const cpu_index cpu = s_.m.tasks[id].asleep ? no_cpu : s_.m.tasks[id].cpu;
+    retire(id);
     process_state& ps = s_.m.processes[p];
-    --ps.live;
     const process_spec& spec = s_.w.processes[p];
     if (spec.jobs > 0) {
       ++ps.jobs_done;
-      if (ps.jobs_started < spec.jobs) spawn(p, thread);
+      if (ps.jobs_started < spec.jobs) mutators_[p].push_back(spawn(p, spec.threads[thread].accesses, thread));
+    }
+    // The last workload thread gone, the collector's threads exit with the process.
+    if (ps.live == gc_workers_[p].size() && (spec.jobs == 0 || ps.jobs_started >= spec.jobs)) {
+      for (const task_index w : gc_workers_[p]) {
+        if (s_.m.tasks[w].alive) retire(w);
+      }
     }
     if (process_done(p) && ps.finish_ms < 0) ps.finish_ms = s_.now_ms + s_.c.tick_ms;
-    balancer_.newidle(s_, *pl_, cpu);  // the CPU pulls at once if it is left idle
+    if (cpu != no_cpu) balancer_.newidle(s_, *pl_, cpu);  // the CPU pulls at once if it is left idle
+  }
+
+  // Task `id` exits, from its CPU or from sleep.
+  void retire(task_index id) {
+    task_state& t = s_.m.tasks[id];
+    t.alive = false;
+    if (!t.asleep) {
+      auto& on_cpu = s_.m.cpus[t.cpu].tasks;
+      on_cpu.erase(std::find(on_cpu.begin(), on_cpu.end(), id));
+    }
+    t.asleep = false;
+    // task_numa_free(): the group loses the task's counts with it.
+    if (t.group != no_group) s_.m.groups.leave(t.stats, t.group);
+    t.group = no_group;
+    // A finished task keeps its id (chunks remember who touched them last) but not its memory.
+    t.stats = fault_stats(0);
+    t.accesses = {};
+    --s_.m.processes[t.process].live;
   }
 
   bool process_done(std::uint32_t p) const {
@@ -249,7 +391,9 @@ class engine {
   reporter report_;
   double next_refresh_ = 0, next_snapshot_ = 0;
   std::uint64_t ticks_ = 0;
-  bool set_up_ = false;
+  std::uint64_t went_idle_ = 0;
+  std::vector<std::vector<task_index>> mutators_;    // per process: its workload threads' tasks
+  std::vector<std::vector<task_index>> gc_workers_;  // per process: its collector's threads
 };
 
 }  // namespace numaplace::sim

@@ -1,12 +1,16 @@
 #pragma once
 // Where a process's memory starts: on the node of the thread that touches it first (the
-// default local allocation policy). A heap every thread works on is touched by all of them at
-// once, so each chunk lands on a toucher's node drawn at random; a thread's private region on
-// its own node. A memory binding (MPOL_BIND) keeps every chunk on the process's memory nodes.
+// default local allocation policy: the page fault allocates on the faulting CPU's node,
+// alloc_pages_vma() with MPOL_DEFAULT, and the page stays there until something migrates it).
+// A heap every thread works on is touched by all of them at once, so each chunk lands on a
+// toucher's node drawn at random, or by its builder, or TLAB by TLAB (workload.hpp's
+// shared_touch); a thread's private region on its own node. A memory binding (MPOL_BIND) keeps
+// every chunk on the process's memory nodes.
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "random.hpp"
@@ -50,24 +54,50 @@ inline node_index memory_node_for(const world& s, std::uint32_t p, node_index to
   return at_nearest[chunk % at_nearest.size()];
 }
 
-/// Places every chunk of process p by first touch, after its first tasks have started.
+/// Places every chunk of process p by first touch, after its first tasks have started (when
+/// the process starts: process_spec::start_ms). A region every thread works on lands where
+/// its shared_touch says: spread over the touchers' nodes at random, all on the first thread's
+/// node, or dealt to the allocating threads in turn (TLABs: chunk c on thread c % threads's
+/// node, an equal share each in a random order), or, for memory the collector promotes, on
+/// its worker threads' nodes. Memory is faulted once: nothing here runs again for reused
+/// memory.
 inline void first_touch(world& s, std::uint32_t p) {
-  std::vector<node_index> toucher_nodes;
+  std::vector<node_index> toucher_nodes, collector_nodes;
   for (const auto& t : s.m.tasks) {
-    if (t.process == p) toucher_nodes.push_back(t.node);
+    if (t.process != p || !t.alive) continue;
+    (t.gc_worker ? collector_nodes : toucher_nodes).push_back(t.node);
   }
   const process_spec& spec = s.w.processes[p];
   auto regions = s.mem.of_process(p);
   for (std::uint32_t r = 0; r < regions.size(); ++r) {
     region_state& rs = regions[r];
     const bool by_all = spec.regions[r].first_touch_by_all;
-    const node_index home = spec.main_thread_touches_first && !toucher_nodes.empty() ? toucher_nodes.front()
-                            : by_all                                              ? no_node
+    const shared_touch touch = spec.regions[r].touch;
+    if (touch == shared_touch::collector_threads && !collector_nodes.empty()) {
+      for (std::size_t c = 0; c < rs.chunks.size(); ++c) {
+        const node_index node =
+            memory_node_for(s, p, collector_nodes[random_index(s.rng, collector_nodes.size())], c);
+        rs.chunks[c].node = node;
+        if (rs.on_node[node]++ == 0) rs.occupied.push_back(node);
+      }
+      rs.touched = true;
+      continue;
+    }
+    // TLABs: every allocating thread an equal share of the chunks, in a random order.
+    std::vector<std::size_t> order;
+    if (by_all && touch == shared_touch::allocating_threads && !toucher_nodes.empty()) {
+      for (std::size_t c = 0; c < rs.chunks.size(); ++c) order.push_back(c % toucher_nodes.size());
+      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[random_index(s.rng, i)]);
+    }
+    const bool first_thread = spec.main_thread_touches_first || (by_all && touch == shared_touch::first_thread);
+    const node_index home = first_thread && !toucher_nodes.empty() ? toucher_nodes.front()
+                            : by_all                              ? no_node
                                      : detail::first_accessor_node(s, p, r, toucher_nodes);
     for (std::size_t c = 0; c < rs.chunks.size(); ++c) {
       node_index node = home;
       if (by_all && home == no_node && !toucher_nodes.empty()) {
-        node = toucher_nodes[random_index(s.rng, toucher_nodes.size())];
+        node = !order.empty() ? toucher_nodes[order[c]]
+                                                         : toucher_nodes[random_index(s.rng, toucher_nodes.size())];
       } else if (node == no_node) {
         node = 0;
       }
@@ -75,6 +105,7 @@ inline void first_touch(world& s, std::uint32_t p) {
       rs.chunks[c].node = node;
       if (rs.on_node[node]++ == 0) rs.occupied.push_back(node);
     }
+    rs.touched = true;
   }
 }
 

@@ -24,7 +24,7 @@ join_verdict join_on_shared_fault(machine& m, task_index id, const last_cpupid& 
   // The page's cpupid names a CPU: its current task must be the last toucher. The model keeps
   // the node, not the CPU; a toucher still on that node is running there a share of the time.
   bool running = false;
-  if (other.alive && other.node == last.node) {
+  if (other.alive && !other.asleep && other.node == last.node) {
     const auto queued = m.cpus[other.cpu].tasks.size();
     running = queued == 1 || random_index(rng, queued) == 0;
   }

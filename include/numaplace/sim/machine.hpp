@@ -52,6 +52,10 @@ struct task_state {
   double stall_ms = 0;
   double work_left_ms = 0;
   bool alive = true;
+  /// Sleeping (blocked, off every runqueue): on no CPU; `cpu` and `node` say where it last ran.
+  bool asleep = false;
+  /// A garbage collector's worker thread: its work is the collector's, not the process's ops.
+  bool gc_worker = false;
   explicit task_state(std::size_t nodes) : stats(nodes) {}
 };
 
@@ -68,6 +72,14 @@ struct process_state {
   double next_scan_ms = 0;
   std::uint64_t scan_offset = 0;  // in chunks, over the process's regions in order
   std::uint32_t scan_seq = 0;
+  bool started = false;  // its threads exist (workload start_ms reached)
+  // Its collector (gc.hpp): chunks allocated since the last collection, whether a pause is on
+  // and the work it has left, and what the pauses added up to.
+  double gc_allocated_chunks = 0;
+  bool in_gc = false;
+  double gc_work_left_ms = 0;
+  std::uint64_t gc_collections = 0;
+  double gc_pause_ms = 0;
 };
 
 class machine {
@@ -155,7 +167,27 @@ class machine {
     return crossed;
   }
 
-  /// Every live task on exactly one CPU of its node, every group the sum of its live members.
+  /// Task `id` blocks: off its CPU's queue, on none; it keeps `cpu` and `node` as where it last
+  /// ran (the wakeup reads them). Its group membership and counts are unchanged.
+  void sleep(task_index id) {
+    task_state& t = tasks[id];
+    auto& on = cpus[t.cpu].tasks;
+    on.erase(std::find(on.begin(), on.end(), id));
+    t.asleep = true;
+  }
+  /// Sleeping task `id` wakes on `cpu`'s queue; true when that is another node than it left.
+  bool wake(task_index id, cpu_index cpu) {
+    task_state& t = tasks[id];
+    t.asleep = false;
+    cpus[cpu].tasks.push_back(id);
+    const bool crossed = cpus[cpu].node != t.node;
+    t.cpu = cpu;
+    t.node = cpus[cpu].node;
+    return crossed;
+  }
+
+  /// Every runnable live task on exactly one CPU of its node, every sleeping one on none, every
+  /// group the sum of its live members (sleeping or not).
   std::string check() const {
     std::vector<std::uint32_t> seen(tasks.size(), 0);
     for (cpu_index c = 0; c < cpus.size(); ++c) {
@@ -175,7 +207,9 @@ class machine {
           return "task " + std::to_string(id) + " finished but is still in group " + std::to_string(t.group);
         continue;
       }
-      if (seen[id] != 1) return "task " + std::to_string(id) + " is on " + std::to_string(seen[id]) + " cpus";
+      if (seen[id] != (t.asleep ? 0u : 1u))
+        return "task " + std::to_string(id) + (t.asleep ? " sleeps but is on " : " is on ") + std::to_string(seen[id]) +
+               " cpus";
       if (t.node != cpus[t.cpu].node) return "task " + std::to_string(id) + " has a stale node";
       if (t.group != no_group) {
         if (groups.find(t.group) == nullptr)

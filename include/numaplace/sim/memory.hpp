@@ -27,6 +27,8 @@ struct chunk_state {
 struct region_state {
   std::uint32_t process = 0;
   bool shared = false;  // a heap every thread of the process works on
+  /// First touched (first_touch.hpp): before its process starts a region is on no node.
+  bool touched = false;
   std::vector<chunk_state> chunks;
   std::vector<std::uint32_t> on_node;  // chunks per node
   std::vector<node_index> occupied;    // the nodes with on_node > 0, in no particular order
@@ -67,15 +69,22 @@ class memory_model {
 
   /// All of a region on one node, its NUMA state forgotten (fresh memory of a new job).
   static void rehome(region_state& rs, node_index node) {
+    rs.touched = true;
     std::fill(rs.on_node.begin(), rs.on_node.end(), 0u);
     rs.on_node[node] = static_cast<std::uint32_t>(rs.chunks.size());
     rs.occupied.assign(1, node);
     for (auto& ch : rs.chunks) ch = {node, {}, false};
   }
 
-  /// Each chunk counted once on the node it is on.
+  /// Each chunk counted once on the node it is on; a region not touched yet counted nowhere.
   std::string check() const {
     for (std::size_t r = 0; r < regions.size(); ++r) {
+      if (!regions[r].touched) {
+        if (!regions[r].occupied.empty() ||
+            std::any_of(regions[r].on_node.begin(), regions[r].on_node.end(), [](std::uint32_t n) { return n != 0; }))
+          return "region " + std::to_string(r) + " is counted on a node before it was first touched";
+        continue;
+      }
       std::vector<std::uint32_t> count(regions[r].on_node.size(), 0);
       for (const auto& ch : regions[r].chunks) ++count[ch.node];
       if (count != regions[r].on_node) return "region " + std::to_string(r) + " miscounts its chunks per node";

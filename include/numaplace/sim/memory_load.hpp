@@ -54,7 +54,7 @@ class memory_load {
       double change = 0;
       for (task_index id = 0; id < m.tasks.size(); ++id) {
         task_state& t = m.tasks[id];
-        if (!t.alive) continue;
+        if (!t.alive || t.asleep) continue;  // a sleeping task asks for nothing
         mem.update_latency(t);
         const double mb = w.processes[t.process].memory_bound;
         const double next = 1.0 / (1.0 - mb + mb * t.latency);
@@ -83,7 +83,7 @@ class memory_load {
     if (links) traffic_.assign(n * n, 0.0);
     for (task_index id = 0; id < m.tasks.size(); ++id) {
       const task_state& t = m.tasks[id];
-      if (!t.alive) continue;
+      if (!t.alive || t.asleep) continue;  // a sleeping task asks for nothing
       const double cpu_share = 1.0 / double(m.cpus[t.cpu].tasks.size());
       const double smt = c.smt_speed(m.busy_threads(t.cpu));
       const double gbs = unloaded_demand_gbs(w.processes[t.process], hw) * cpu_share * smt * progress_[id];

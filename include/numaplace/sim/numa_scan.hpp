@@ -224,7 +224,9 @@ class numa_scanner {
   task_index a_live_task(std::uint32_t p) {
     live_.clear();
     for (task_index id = 0; id < s_.m.tasks.size(); ++id) {
-      if (s_.m.tasks[id].alive && s_.m.tasks[id].process == p) live_.push_back(id);
+      // task_numa_work() runs from task_tick_numa(): only a thread that runs can scan.
+      const task_state& t = s_.m.tasks[id];
+      if (t.alive && !t.asleep && t.process == p) live_.push_back(id);
     }
     if (live_.empty()) return no_task;
     return live_[random_index(s_.rng, live_.size())];

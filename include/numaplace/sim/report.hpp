@@ -13,12 +13,13 @@ namespace numaplace::sim {
 
 class reporter {
  public:
-  /// Where each process's live tasks are now.
+  /// Where each process's live workload threads are now (a sleeping one where it last ran;
+  /// collector threads left out: they run only in pauses).
   void snapshot(const world& s) {
     const std::size_t n = s.m.node_count();
     std::vector<std::vector<std::uint32_t>> per_process(s.m.processes.size(), std::vector<std::uint32_t>(n, 0));
     for (const auto& t : s.m.tasks) {
-      if (t.alive) ++per_process[t.process][t.node];
+      if (t.alive && !t.gc_worker) ++per_process[t.process][t.node];
     }
     snapshots_.push_back({s.now_ms / 1000.0, std::move(per_process)});
   }
@@ -32,7 +33,9 @@ class reporter {
       const process_state& ps = s.m.processes[p];
       group_result g;
       g.name = s.w.processes[p].name;
-      g.throughput = ps.ops / std::max(1e-9, r.simulated_seconds);
+      // Per second of the process's own run: a JVM started late is measured from its start.
+      const double start_s = std::min(r.simulated_seconds, std::max(0.0, s.w.processes[p].start_ms / 1000.0));
+      g.throughput = ps.ops / std::max(1e-9, r.simulated_seconds - start_s);
       g.elapsed_seconds = ps.finish_ms >= 0 ? ps.finish_ms / 1000.0 : r.simulated_seconds;
       g.local_fraction = ps.ops > 0 ? ps.local_ops / ps.ops : 0;
       g.task_migrations = ps.task_moves;

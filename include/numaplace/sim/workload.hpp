@@ -9,12 +9,33 @@
 
 namespace numaplace::sim {
 
+/// Who first touches a region every thread works on (first_touch_by_all), and so where its
+/// chunks land under the default local allocation policy.
+enum class shared_touch : std::uint8_t {
+  /// Everybody at once: each chunk on a node of the threads drawn at random.
+  any_thread,
+  /// One thread builds it before the others use it: all of it on the first thread's node.
+  first_thread,
+  /// Handed out to the threads that allocate in it (a Java eden carved into TLABs), each the
+  /// same share, in an order drawn at random (who asks for the next TLAB first is a race): a
+  /// chunk lands on its allocating thread's node. Reused memory is not faulted again, so later
+  /// allocations land wherever the first pass put the chunk.
+  allocating_threads,
+  /// Written first by the process's garbage collector threads (objects promoted into the old
+  /// generation: each worker copies survivors into its own promotion buffer), each chunk by a
+  /// worker drawn at random (work stealing). Honoured for private regions too; without a
+  /// collector it falls back to the region's default.
+  collector_threads,
+};
+
 /// A memory region of a process, in 2 MiB chunks.
 struct region {
   std::uint32_t chunks = 1;
-  /// Whether chunks start out spread over the nodes of the threads that touch it (a shared
-  /// heap first touched by everybody) or on the node of its first thread (private data).
+  /// Whether every thread works on it (a shared heap), so chunks start out where `touch` puts
+  /// them; else it is private data, on the node of the first thread that accesses it (unless
+  /// `touch` is collector_threads).
   bool first_touch_by_all = false;
+  shared_touch touch = shared_touch::any_thread;
 };
 
 /// One thread's accesses: which regions, with what share of its memory accesses.
@@ -25,6 +46,23 @@ struct access {
 
 struct thread_spec {
   std::vector<access> accesses;
+};
+
+/// A stop-the-world young collector (HotSpot's ParallelGC scavenge). Mutators allocate into the
+/// young region as they work; when they have allocated its size, every mutator stops (sleeps,
+/// off the runqueue), the collector's worker threads wake and do `work_ms_per_chunk` of work per
+/// young chunk between them, then sleep again and the mutators wake. Workers touch only the
+/// young region. No collector when `young_region` is no_young.
+struct gc_spec {
+  static constexpr std::uint32_t no_young = ~std::uint32_t{0};
+  std::uint32_t young_region = no_young;  ///< index into the process's regions
+  /// Chunks each mutator allocates per second of its work (ms of work at full local speed).
+  double alloc_chunks_per_s = 0;
+  /// Collector work per young chunk collected, in ms at full local speed (shared by workers).
+  double work_ms_per_chunk = 0;
+  /// Worker threads; 0: HotSpot's ParallelGCThreads default for the CPUs the JVM may use.
+  std::uint32_t threads = 0;
+  bool enabled() const noexcept { return young_region != no_young && alloc_chunks_per_s > 0; }
 };
 
 /// A process: the unit a numa_group forms around (its threads share memory).
@@ -47,6 +85,11 @@ struct process_spec {
   double job_work_ms = 0;
   /// Hard binding (numactl --cpunodebind --membind): node indices; empty = unbound.
   std::vector<std::uint32_t> bind_nodes;
+  /// When the process starts, in simulated ms: its threads start then, and its memory is first
+  /// touched then (a JVM started some seconds after another).
+  double start_ms = 0;
+  /// Its garbage collector, if it has one.
+  gc_spec gc{};
 };
 
 struct workload {
@@ -62,23 +105,69 @@ struct workload {
 
 namespace workloads {
 
-/// SPECjbb2005-like: `jvms` JVMs of `warehouses` threads, each thread working mostly on its
-/// JVM's shared heap plus a little private data. Throughput in ops ("bops"). Java object graphs
-/// are walked by dependent loads: mostly latency-bound (assumed: a third of the time on
-/// memory, a fifth of it streaming).
+/// SPECjbb2005 as its documents describe it, the parameters not found there stated as assumed.
+/// Sources:
+///   [wp]  SPECjbb2005 white paper, http://www.spec.org/jbb2005/docs/WhitePaper.html : one
+///         user, mapped to one Java thread, per warehouse; a warehouse is a unit of data of
+///         roughly 25 MB held in Java collections; every tier runs inside one JVM.
+///   [faq] SPECjbb2005 FAQ, http://ftp.spec.org/jbb2005/docs/FAQ.html : several JVM instances
+///         may run at once, each its own set of warehouses.
+///   [pgc] HotSpot GC tuning guide (Java 8), parallel collector,
+///         https://docs.oracle.com/javase/8/docs/technotes/guides/vm/gctuning/parallel.html :
+///         young collections stop the world and run on N GC threads for N hardware threads up
+///         to 8, about 5/8 of N above (gc.hpp has the exact rule).
+///   [numa] JEP 345, https://openjdk.org/jeps/345 : the parallel collector's NUMA-aware eden
+///         (-XX:+UseNUMA) is an option; the model runs without it (the default), so eden is one
+///         space carved into TLABs by whichever thread asks next.
+/// Per JVM (one process, one numa_group's worth of threads):
+///   - per warehouse, `chunks_per_warehouse` chunks of its own data (25 MB: 13 chunks [wp]),
+///     which its thread works on alone (assumed: no remote-warehouse transactions). Its objects
+///     are allocated in eden by that thread, but the long-lived ones are copied into the old
+///     generation by the collector's workers at their first collections [pgc], so the old
+///     generation's pages are first touched by the workers: each chunk on a worker's node;
+///   - a shared part every thread reads and updates (the company's item table and the like),
+///     8 chunks (16 MB, assumed), built by the JVM's first thread before the others start
+///     (assumed);
+///   - the young generation, 16 chunks (32 MB) per warehouse (assumed; heap sizing is the
+///     tester's choice), first touched TLAB by TLAB by the allocating threads: each warehouse
+///     thread an equal share, on its node, in a random order. After a collection the eden is reused as it is: its
+///     pages are not faulted again, so its nodes stay where that first pass put them unless
+///     NUMA balancing migrates them, and a thread's next TLAB lies wherever the next free part
+///     of eden is. Its accesses therefore spread over the whole young region (which is what
+///     they do after the first collection; the first fill's local TLABs are not modelled).
+///   Each warehouse thread's accesses: own warehouse 0.60, shared part 0.15, young 0.25
+///   (assumed). Time on memory: 0.35 of a thread's time, a fifth of it streaming (assumed:
+///   object graphs are walked by dependent loads).
+///   Collection: each warehouse thread allocates 32 chunks (64 MB) per second of its work
+///   (assumed), so a young collection comes every 16 / 32 = 0.5 s of work; it costs 0.5 ms of
+///   collector work per young chunk (assumed: copying the few survivors and scanning roots),
+///   shared by the JVM's ParallelGC threads (gc.hpp: 0 = HotSpot's default for its CPUs).
+///   JVM j starts 2 s after JVM j-1 (assumed: multi-JVM runs launch the instances one after
+///   another [faq]); its memory is first touched when it starts.
+/// Throughput in ops ("bops").
 inline workload specjbb(std::size_t jvms, std::size_t warehouses, double seconds = 60.0,
-                        std::uint32_t heap_chunks_per_warehouse = 32) {
+                        std::uint32_t chunks_per_warehouse = 13) {
+  constexpr std::uint32_t shared_chunks = 8;
+  constexpr std::uint32_t young_chunks_per_warehouse = 16;
+  constexpr double jvm_start_gap_ms = 2000;
   workload w{"specjbb", {}, seconds, false, 0};
   for (std::size_t j = 0; j < jvms; ++j) {
     process_spec p;
     p.name = "jvm" + std::to_string(j + 1);
     p.memory_bound = 0.35;
     p.streaming = 0.2;
-    p.regions.push_back({static_cast<std::uint32_t>(heap_chunks_per_warehouse * warehouses), true});
-    for (std::size_t t = 0; t < warehouses; ++t) {
-      p.regions.push_back({4, false});
-      p.threads.push_back({{{0, 0.85}, {static_cast<std::uint32_t>(t + 1), 0.15}}});
+    p.start_ms = jvm_start_gap_ms * double(j);
+    const auto n = static_cast<std::uint32_t>(warehouses);
+    // Regions: 0 shared part, 1 young generation, 2 + t warehouse t's data.
+    p.regions.push_back({shared_chunks, true, shared_touch::first_thread});
+    p.regions.push_back({young_chunks_per_warehouse * n, true, shared_touch::allocating_threads});
+    for (std::uint32_t t = 0; t < n; ++t) {
+      p.regions.push_back({chunks_per_warehouse, false, shared_touch::collector_threads});
+      p.threads.push_back({{{t + 2, 0.60}, {0, 0.15}, {1, 0.25}}});
     }
+    p.gc.young_region = 1;
+    p.gc.alloc_chunks_per_s = 32;
+    p.gc.work_ms_per_chunk = 0.5;
     w.processes.push_back(std::move(p));
   }
   return w;
