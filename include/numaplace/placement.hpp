@@ -60,6 +60,11 @@ P make_policy(const View& view) {
   }
 }
 
+// Whether policy P reads decision_input::buddies (declares `static constexpr bool
+// reads_buddies = true`, as numa_core_placement does).
+template <class P>
+inline constexpr bool policy_reads_buddies = requires { requires P::reads_buddies; };
+
 }  // namespace detail
 
 template <class View, class... Policies>
@@ -171,6 +176,10 @@ class placement {
   static constexpr bool has_interleave_policy() noexcept {
     return hooks::provided<hooks::interleave_nodes, placement, policy_tuple>;
   }
+
+  /// Whether a policy reads decision_input::buddies (numa/core's buddy counts): callers that
+  /// can count where a task's buddies run fill them only then.
+  static constexpr bool reads_buddies() noexcept { return (detail::policy_reads_buddies<Policies> || ...); }
 
   /// numa_has_capacity(): true unless a capacity policy refuses the move.
   bool has_capacity(const node_load& src, const node_load& dst) const noexcept {

@@ -15,6 +15,7 @@
 #include "policy/machine_view.hpp"
 #include "policy/memory_migration.hpp"
 #include "policy/neighbour_weighting.hpp"
+#include "policy/numa_core.hpp"
 #include "policy/preferred_settling.hpp"
 #include "policy/scan_period.hpp"
 #include "policy/shared_interleave.hpp"

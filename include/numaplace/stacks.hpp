@@ -25,6 +25,7 @@
 #include "policy/imbalance_adjustment.hpp"
 #include "policy/memory_migration.hpp"
 #include "policy/neighbour_weighting.hpp"
+#include "policy/numa_core.hpp"
 #include "policy/preferred_settling.hpp"
 #include "policy/scan_period.hpp"
 #include "policy/shared_interleave.hpp"
@@ -100,6 +101,22 @@ using shared_interleave = extend<linux_modern, numaplace::shared_interleave>;
 /// linux-modern with scores that saturate instead of wrapping (policy/arithmetic.hpp).
 using linux_modern_safe = extend<linux_modern, overflow_safe>;
 
+/// Seed 003's kernel without its patch: Ingo Molnar's numa/core v17 (tip, on v3.7, 22 Nov
+/// 2012) up to patch 32/33. Shared tasks compress towards the node with most buddies that is
+/// not full (sched_update_ideal_cpu_shared()), private tasks spread to idle nodes
+/// (sched_update_ideal_cpu_private()), and get there by an active migration
+/// (sched_rebalance_to()), not task_numa_migrate(). Its scan pace, page migration and fork
+/// placement are the nearest this library has (v3.13's scan period, v3.8's two-fault page
+/// filter, v3.8's fork balancing): numa/core's own are not modelled. The seed says this kernel
+/// "would regress compared to mainline" on its 4x JVM run.
+using numa_core = stack<kernel_era::v3_19, numa_core_placement, scan_period<scan_rule::v3_13>,
+                        memory_migration<page_migrate_rule::v3_8>, numa_core_migration, fork_placement<fork_rule::v3_8>>;
+
+/// Seed 003 itself: numa/core v17 with patch 33/33, "sched: Track shared task's node groups
+/// and interleave their memory allocations" (22 Nov 2012): a shared task's memory interleaves
+/// over the nodes that run it or its buddies.
+using numa_core_interleave = extend<numa_core, numaplace::numa_core_interleave>;
+
 }  // namespace stacks
 
 /// Every named stack, by the name the command line uses.
@@ -114,7 +131,10 @@ inline auto named_stacks() {
                         hana::make_pair(BOOST_HANA_STRING("linux-5.10"), hana::type_c<stacks::linux_5_10>),
                         hana::make_pair(BOOST_HANA_STRING("linux-modern"), hana::type_c<stacks::linux_modern>),
                         hana::make_pair(BOOST_HANA_STRING("shared-interleave"), hana::type_c<stacks::shared_interleave>),
-                        hana::make_pair(BOOST_HANA_STRING("linux-modern-safe"), hana::type_c<stacks::linux_modern_safe>));
+                        hana::make_pair(BOOST_HANA_STRING("linux-modern-safe"), hana::type_c<stacks::linux_modern_safe>),
+                        hana::make_pair(BOOST_HANA_STRING("numa-core"), hana::type_c<stacks::numa_core>),
+                        hana::make_pair(BOOST_HANA_STRING("numa-core-interleave"),
+                                        hana::type_c<stacks::numa_core_interleave>));
 }
 
 inline constexpr std::string_view default_stack_name = "linux-modern";

@@ -277,7 +277,10 @@ TEST_CASE("every named stack names its settling rule and keeps every rule, on ev
         pl.for_each_policy([&](const auto& p) {
           if constexpr (hooks::provides<std::decay_t<decltype(p)>, hooks::settle_preferred, Pl>) ++settling;
         });
-        CHECK(settling == 1);
+        // numa/core (v17, Nov 2012) moved tasks by sched_rebalance_to(), before
+        // task_numa_migrate() and its settling existed: it names none.
+        const bool numa_core = name == "numa-core" || name == "numa-core-interleave";
+        CHECK(settling == (numa_core ? 0 : 1));
       });
     }
   });

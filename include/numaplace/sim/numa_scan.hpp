@@ -26,6 +26,7 @@
 #include "../stats/fault_stats.hpp"
 #include "../stats/numa_group.hpp"
 #include "access_index.hpp"
+#include "buddies.hpp"
 #include "group_join.hpp"
 #include "interleave.hpp"
 #include "numa_migrate.hpp"
@@ -165,13 +166,16 @@ class numa_scanner {
       if (s_.o.verify_groups) verify_group(m, t.group);
       if constexpr (keeps_active_mask) update_active_node_mask(g->faults.view(), mask_of(t.group));
     }
-    const node_index preferred = pl_.preferred_node(m.input_of(t));
+    decision_input in = m.input_of(t);
+    // numa/core (policy/numa_core.hpp) also reads where the task's buddies run.
+    if constexpr (Placement::reads_buddies()) in.buddies = buddies_.of(m, id);
+    const node_index preferred = pl_.preferred_node(in);
     if (preferred != no_node) t.preferred = preferred;
     const unsigned smin = task_scan_min(rss, tunables_);
     const unsigned smax = pace.task_scan_max(rss, tunables_, scan_group_of(t));
     t.scan_period_ms = pace.update_task_scan_period(static_cast<unsigned>(period_of(t)), period_max, smin, smax, w);
     if (pace.backs_off(w)) m.processes[t.process].next_scan_ms = s_.now_ms + t.scan_period_ms;
-    if constexpr (Placement::has_interleave_policy()) apply_interleave(s_, pl_, t.process, m.input_of(t), id);
+    if constexpr (Placement::has_interleave_policy()) apply_interleave(s_, pl_, t.process, in, id);
   }
 
   // numa_migrate_preferred(): retry the move to the preferred node every so often.
@@ -251,6 +255,7 @@ class numa_scanner {
   scan_tunables tunables_{};
   migrate_ratelimit ratelimit_;
   access_index touchers_;
+  buddy_counter buddies_;
   std::vector<std::unique_ptr<bool[]>> masks_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> armed_;
   std::vector<task_index> live_;

@@ -36,10 +36,23 @@ struct fault_view {
   }
 };
 
+/// Where a task and its buddies (the tasks that share its memory: its numa_group) run, for
+/// placements that count them (numa/core's sched_update_ideal_cpu_shared(), v17, Nov 2012;
+/// policy/numa_core.hpp). One entry per node; all empty when the caller does not count.
+struct buddy_view {
+  std::span<const std::uint32_t> running;  ///< CPUs running the task or one of its buddies
+  std::span<const std::uint32_t> cpus;     ///< CPUs (a node is full when all run buddies)
+  std::span<const std::uint32_t> idle;     ///< CPUs running nothing
+  node_index current = no_node;            ///< the node the task runs on
+  constexpr bool empty() const noexcept { return running.empty(); }
+};
+
 /// The input of a placement decision: a task's faults and, if it belongs to one, its group's.
 struct decision_input {
   fault_view task;
   fault_view group;  ///< empty when the task has no numa_group
+  /// Filled only for stacks that read it (placement::reads_buddies()); empty otherwise.
+  buddy_view buddies = {};
   constexpr bool has_group() const noexcept { return !group.empty(); }
 };
 
