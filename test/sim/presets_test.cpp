@@ -62,12 +62,11 @@ std::vector<run_result> run_custom(const experiment& e) {
 
 }  // namespace
 
-// Under the SPECjbb model with collections, TLAB eden and collector-promoted warehouse data
-// (workload.hpp), this no longer holds: 4 runs give patches-1-2 7/8 JVMs within a quad (not
-// 9 in 10) and a mean 7.7 % below vanilla's (36402 against 39460). Marked may_fail until the
-// cause is understood, so the run still shows it.
-TEST_CASE("seed000: neighbour weighting keeps each JVM's memory within one quad, vanilla does not" *
-          doctest::may_fail()) {
+// The mechanism of seed 000: neighbour weighting gathers each JVM onto one quad; vanilla does
+// not. Whether that pays is the seed's claim, which `numaplace sim --preset seed000` judges:
+// with per-warehouse data, TLAB eden and collections (workload.hpp) it no longer does here
+// (patches-1-2 -0.7 %, CI -3.0 .. +1.7, against the seed's +8.0 %; README).
+TEST_CASE("seed000: neighbour weighting keeps each JVM's memory within one quad, vanilla does not") {
   const experiment e = shortened_seed000();
   const auto results = run_experiment(e);
   const quad_count weighted = count_quads(of(results, "patches-1-2").runs);
@@ -76,14 +75,11 @@ TEST_CASE("seed000: neighbour weighting keeps each JVM's memory within one quad,
   INFO("patches-1-2: " << weighted.within << "/" << weighted.total << ", patches-1-4: " << pulled.within << "/"
                        << pulled.total << ", vanilla: " << vanilla.within << "/" << vanilla.total << " JVMs within a quad");
   REQUIRE(weighted.total == 2 * seed000_runs);
-  // At least 9 in 10 JVM results within a quad with neighbour weighting (10 runs: 20 of 20),
-  // more than half with the group pull on top (13 of 20), fewer than half without (0 of 20).
+  // At least 9 in 10 JVM results within a quad with neighbour weighting, more than half with
+  // the group pull on top, fewer than half without.
   CHECK(weighted.within * 10 >= weighted.total * 9);
   CHECK(pulled.within * 2 > pulled.total);
   CHECK(vanilla.within * 2 < vanilla.total);
-  // And it pays: patches 1-2's mean beats vanilla's by more than 1 % (10 runs: +3.0 %).
-  const double vanilla_mean = mean_metric(of(results, "vanilla"), seed_claim::metric::throughput);
-  CHECK(mean_metric(of(results, "patches-1-2"), seed_claim::metric::throughput) > vanilla_mean * 1.01);
 }
 
 TEST_CASE("seed000: dropping neighbour weighting from patches 1-4 breaks quad convergence") {

@@ -109,7 +109,9 @@ class memory_model {
       const auto& rs = regions[r];
       const double total = double(rs.chunks.size());
       double cost = 0;
-      for (const node_index node : rs.occupied) cost += double(rs.on_node[node]) / total * from[node];
+      if (settled) {
+        for (const node_index node : rs.occupied) cost += double(rs.on_node[node]) / total * from[node];
+      }
       t.latency += weight * (settled ? cost : 1.0);
       t.local_share += weight * double(rs.on_node[t.node]) / total;
     }
