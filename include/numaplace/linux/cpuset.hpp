@@ -124,14 +124,29 @@ inline cgroup_membership parse_proc_cgroup(std::string_view text, const std::str
   return out;
 }
 
+namespace detail {
+
+// A cpuset file holds one list; text on a later line is not part of it.
+inline std::string_view only_line(std::string_view text, const std::string& source) {
+  const auto lines = load::detail::split_lines(text);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    if (!load::detail::trim_blank(lines[i].text).empty()) {
+      load::detail::fail(source, lines[i].number, "a second line (a cpuset file holds one list)");
+    }
+  }
+  return lines.empty() ? std::string_view() : lines[0].text;
+}
+
+}  // namespace detail
+
 /// A cpuset file's CPU list ("0-3,8", one line); `source` names it in errors.
 inline std::vector<unsigned> parse_cpuset_cpus(std::string_view text, const std::string& source) {
-  return parse_cpulist(text, source, 1);
+  return parse_cpulist(detail::only_line(text, source), source, 1);
 }
 
 /// A cpuset file's memory node list ("0-1", one line); ids must be below max_nodes.
 inline std::vector<unsigned> parse_cpuset_mems(std::string_view text, const std::string& source) {
-  return load::detail::parse_node_list(text, source, 1);
+  return load::detail::parse_node_list(detail::only_line(text, source), source, 1);
 }
 
 namespace detail {
