@@ -234,14 +234,13 @@ TEST_CASE("this machine: the usable CPUs are the calling thread's, and refresh s
   CPU_ZERO(&set);
   REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
   CHECK(m.cpu_count() == static_cast<std::size_t>(CPU_COUNT(&set)));
-  unsigned first = 0;
   for (const node_index n : m.usable_nodes()) {
     for (const unsigned cpu : m.cpus(n)) {
       CHECK(CPU_ISSET(cpu, &set));
       CHECK(m.node_of_cpu(cpu) == n);
     }
   }
-  first = m.cpus(m.usable_nodes().front()).front();
+  const unsigned first = m.cpus(m.usable_nodes().front()).front();
 
   // A thread pinned to one CPU sees only that one after refresh (when there was more than one).
   bool changed = false;

@@ -13,6 +13,8 @@
 // A node going offline (or coming online) changes the topology itself, so refresh() throws
 // nodes_changed instead, leaving the object as it was; read the machine again to go on.
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
@@ -20,7 +22,6 @@
 #include <functional>
 #include <iterator>
 #include <optional>
-#include <sched.h>
 #include <span>
 #include <string>
 #include <system_error>
