@@ -108,7 +108,8 @@ class usable_machine {
  public:
   /// This process as the calling thread sees it: live /sys, /proc/thread-self (affinity and
   /// cpusets are per thread; /proc/self where the kernel predates thread-self, Linux 3.17),
-  /// the usual cgroup mounts and sched_getaffinity.
+  /// the usual cgroup mounts and sched_getaffinity. refresh() then reads the thread calling it.
+  /// Another process: read({.process = "/proc/PID"}), its affinity from its status file.
   static usable_machine this_process() {
     roots live;
     std::error_code ec;
