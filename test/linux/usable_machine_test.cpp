@@ -100,7 +100,7 @@ TEST_CASE("cgroup v1: the cpuset hierarchy wins over v2, effective lists over co
   CHECK(m.memory_allowed(4));
   CHECK_FALSE(m.memory_allowed(0));
 
-  // Kernels before 4.17 have only cpuset.cpus and cpuset.mems.
+  // Kernels before 3.16 have only cpuset.cpus and cpuset.mems.
   const auto old = usable_machine::read(fixture(data / "linux" / "v1-old"));
   CHECK(as_vector(old.cpus(6)) == range(60, 65));
   CHECK(old.usable_nodes() == std::vector<node_index>{6});
