@@ -19,7 +19,8 @@ enum class call_arguments : std::uint8_t {
   plain,           ///< nothing the hints below apply to
   cpu_set,         ///< a CPU set (sched_setaffinity)
   node_mask,       ///< a node mask (migrate_pages, set_mempolicy)
-  range_and_nodes  ///< a memory range and a node mask (mbind)
+  range_and_nodes,  ///< a memory range and a node mask (mbind)
+  page_list         ///< pages of a process, read (move_pages in query mode)
 };
 
 /// Whether a call worked, and if not, why. Cheap when it worked (no message is built).
@@ -38,6 +39,9 @@ struct [[nodiscard]] os_status {
 inline std::string errno_hint(int error, call_arguments args) {
   switch (error) {
     case EPERM:
+      if (args == call_arguments::page_list) {
+        return "reading another user's process needs ptrace access to it (CAP_SYS_PTRACE)";
+      }
       return "acting on another user's task, or moving pages that other processes also map, needs CAP_SYS_NICE";
     case ESRCH:
       return "the task has exited, or never existed";
