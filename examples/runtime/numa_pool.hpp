@@ -30,24 +30,20 @@
 #include <numaplace/policy/shared_interleave.hpp>
 #include <numaplace/stats/fault_stats.hpp>
 #include <numaplace/topology/dynamic_topology.hpp>
-#include <numaplace/topology/load_sysfs.hpp>
 
 #include <numaplace/linux/affinity.hpp>
 #include <numaplace/linux/memory_policy.hpp>
 #include <numaplace/linux/page_sampler.hpp>
 
-#include <sched.h>
+#include "machine.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <deque>
-#include <filesystem>
 #include <functional>
 #include <latch>
 #include <memory>
@@ -64,40 +60,6 @@ using numaplace::node_index;
 using numaplace::no_node;
 
 inline constexpr std::size_t page_size = 4096;
-
-/// The machine the pool runs on: its topology, and which of the CPUs this process may use
-/// (sched_getaffinity) are on which node.
-struct machine {
-  numaplace::dynamic_topology topology;
-  std::vector<std::vector<unsigned>> cpus;  ///< per node index: the usable CPUs
-
-  static machine from_sysfs(const std::filesystem::path& root = "/sys/devices/system/node") {
-    return from_topology(numaplace::load::sysfs(root));
-  }
-
-  /// Any topology whose nodes list their CPUs (load::sysfs, load::hwloc_this_machine).
-  static machine from_topology(numaplace::dynamic_topology t) {
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
-      throw std::runtime_error(std::string("sched_getaffinity: ") + std::strerror(errno));
-    }
-    machine m{std::move(t), {}};
-    m.cpus.resize(m.topology.node_count());
-    for (node_index n = 0; n < m.topology.node_count(); ++n) {
-      for (const unsigned cpu : m.topology.cpus(n)) {
-        if (cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed)) m.cpus[n].push_back(cpu);
-      }
-    }
-    return m;
-  }
-
-  std::size_t cpu_count() const noexcept {
-    std::size_t c = 0;
-    for (const auto& v : cpus) c += v.size();
-    return c;
-  }
-};
 
 enum class sharing : std::uint8_t {
   private_memory,  ///< one task's memory (the kernel's private faults; no numa_group)
@@ -367,7 +329,7 @@ class numa_pool {
         const auto start = clock::now();
         j.fn();
         if (options_.placement) {
-          if (sched_getcpu() != static_cast<int>(self.cpu) && pin_failures_.load() == 0) off_cpu_runs_.fetch_add(1);
+          if (numaplace::os::current_cpu() != self.cpu && pin_failures_.load() == 0) off_cpu_runs_.fetch_add(1);
           group& g = *groups_[j.group];
           g.runtime_ns.fetch_add(static_cast<std::uint64_t>(
               std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - start).count()));

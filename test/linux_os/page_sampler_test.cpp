@@ -38,8 +38,8 @@ TEST_CASE("the sampler records exactly the present pages, on their node, against
   const page_census seen = sampler.record(this_machine(), faults, cpu_node, access::private_access);
   REQUIRE_MESSAGE(seen.status.ok(), seen.status.message);
   CHECK(seen.present == 16);
-  CHECK(seen.not_present == 16);
-  CHECK(seen.failed == 0);
+  // Never touched: -ENOENT, or -EFAULT on Linux 6.1 (page_census::failed).
+  CHECK(seen.not_present + seen.failed == 16);
   CHECK(seen.unknown_node == 0);
 
   // Where the kernel says each present page is, the statistics count it.
@@ -50,7 +50,7 @@ TEST_CASE("the sampler records exactly the present pages, on their node, against
       REQUIRE(s >= 0);
       ++per_node[*this_machine().index_of(s)];
     } else {
-      CHECK(s == -ENOENT);
+      CHECK((s == -ENOENT || s == -EFAULT));
     }
   }
   std::uint64_t total = 0;

@@ -30,8 +30,11 @@ namespace numaplace::os {
 struct page_census {
   os_status status;               ///< the call itself: ESRCH when the process has exited
   std::size_t present = 0;        ///< pages on a node the topology knows (recorded, when recording)
-  std::size_t not_present = 0;    ///< -ENOENT: never touched, or swapped out
-  std::size_t failed = 0;         ///< other per-page errors: -EFAULT (not mapped, or the zero page)
+  std::size_t not_present = 0;    ///< -ENOENT: not in memory (never touched, on recent kernels)
+  /// Other per-page errors, mostly -EFAULT: not mapped, the shared zero page, and on Linux 6.1
+  /// also anonymous memory never touched (do_pages_stat's follow_page(FOLL_DUMP) finds no page
+  /// table there; later kernels say -ENOENT).
+  std::size_t failed = 0;
   std::size_t unknown_node = 0;   ///< present on a node id the topology does not name (not recorded)
 };
 
