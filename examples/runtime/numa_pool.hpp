@@ -10,7 +10,8 @@
 //    pages of the group's memory (os::page_sampler: move_pages(2) in query mode) and records
 //    them as hinting faults against its own node.
 //  - Decisions from the library, once per window (end_window()): each group's preferred node
-//    (placement::preferred_node of the stack the placement was built with); a new group's home
+//    (preferred_node of the pool's placement, an owned_placement it keeps as a member, so the
+//    pool is one class whatever the machine's kind); a new group's home
 //    node by concentric_spread (the nearest empty node, circle by circle); a shared group's
 //    memory interleaved (os::interleave_memory) over the shared_interleave policy's node mask;
 //    a private group's memory moved (os::prefer_memory, moving its pages) when its preferred
@@ -25,9 +26,10 @@
 // add_memory, end_window and the read-outs from the thread that owns the pool while no tasks
 // of the groups concerned run (wait() first).
 
-#include <numaplace/placement.hpp>
+#include <numaplace/owned_placement.hpp>
 #include <numaplace/policy/concentric_spread.hpp>
 #include <numaplace/policy/shared_interleave.hpp>
+#include <numaplace/stacks.hpp>
 #include <numaplace/stats/fault_stats.hpp>
 #include <numaplace/topology/dynamic_topology.hpp>
 
@@ -53,6 +55,11 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+// The stack the pool decides with, fixed per program: -DNUMA_POOL_STACK=linux_5_10.
+#ifndef NUMA_POOL_STACK
+#define NUMA_POOL_STACK linux_modern
+#endif
 
 namespace numa_runtime {
 
@@ -83,18 +90,27 @@ struct group_decision {
   std::string mbind_error;         ///< why the memory policy could not be set, if it could not
 };
 
-template <class Placement>
+using pool_stack = numaplace::stacks::NUMA_POOL_STACK;
+using pool_placement = numaplace::owned_placement<pool_stack>;
+
 class numa_pool {
  public:
   using task = std::function<void()>;
 
-  numa_pool(const Placement& pl, const machine& m, pool_options options = {})
-      : pl_(pl), machine_(m), options_(options), next_on_node_(m.topology.node_count()) {
-    for (node_index n = 0; n < m.topology.node_count(); ++n) {
-      for (const unsigned cpu : m.cpus[n]) workers_.push_back(std::make_unique<worker>(cpu, n));
+  /// A pool on `m`, deciding with pool_stack over m's topology.
+  explicit numa_pool(const machine& m, pool_options options = {}) : numa_pool(pool_placement(m.topology), m, options) {}
+
+  /// A pool deciding with `placement` (built over m's topology; copies share it).
+  numa_pool(pool_placement placement, const machine& m, pool_options options = {})
+      : placement_(std::move(placement)), cpus_(m.cpus), options_(options), next_on_node_(topology().node_count()) {
+    if (cpus_.size() != topology().node_count()) {
+      throw std::invalid_argument("numa_pool: the machine's CPU lists and the placement's topology disagree on the node count");
+    }
+    for (node_index n = 0; n < topology().node_count(); ++n) {
+      for (const unsigned cpu : cpus_[n]) workers_.push_back(std::make_unique<worker>(cpu, n));
     }
     if (workers_.empty()) throw std::runtime_error("numa_pool: no usable CPU on any node");
-    workers_on_node_.resize(m.topology.node_count());
+    workers_on_node_.resize(topology().node_count());
     for (std::size_t w = 0; w < workers_.size(); ++w) workers_on_node_[workers_[w]->node].push_back(w);
     for (std::size_t w = 0; w < workers_.size(); ++w) workers_[w]->steal_order = make_steal_order(w);
     // Each worker pins itself before it takes work; the pool is ready once all have tried.
@@ -122,6 +138,8 @@ class numa_pool {
     for (auto& w : workers_) w->thread.join();
   }
 
+  const pool_placement& placement() const noexcept { return placement_; }
+  const numaplace::dynamic_topology& topology() const noexcept { return placement_.topology(); }
   std::size_t worker_count() const noexcept { return workers_.size(); }
   unsigned worker_cpu(std::size_t w) const noexcept { return workers_[w]->cpu; }
   node_index worker_node(std::size_t w) const noexcept { return workers_[w]->node; }
@@ -136,16 +154,16 @@ class numa_pool {
   /// A new group. With placement on, its home is concentric_spread's choice: the nearest node,
   /// circle by circle from node 0, that no group calls home yet (then the least loaded).
   group_id add_group(sharing kind) {
-    const std::size_t nodes = machine_.topology.node_count();
+    const std::size_t nodes = topology().node_count();
     auto g = std::make_unique<group>(nodes, kind);
     if (options_.placement) {
       std::vector<unsigned> running(nodes, 0), cpus(nodes, 0);
       for (const auto& other : groups_) {
         if (other->node != no_node) ++running[other->node];
       }
-      for (node_index n = 0; n < nodes; ++n) cpus[n] = static_cast<unsigned>(machine_.cpus[n].size());
+      for (node_index n = 0; n < nodes; ++n) cpus[n] = static_cast<unsigned>(cpus_[n].size());
       const node_index from = workers_.front()->node;
-      g->node = numaplace::concentric_spread{}.spread_target(pl_, from, running, cpus);
+      g->node = numaplace::concentric_spread{}.spread_target(placement_, from, running, cpus);
     }
     groups_.push_back(std::move(g));
     return groups_.size() - 1;
@@ -164,7 +182,7 @@ class numa_pool {
     // the next hinting faults). A shared group's memory is placed by first touch until its
     // first decision.
     if (options_.placement && options_.move_memory && grp.kind == sharing::private_memory && grp.node != no_node) {
-      std::vector<bool> home(machine_.topology.node_count(), false);
+      std::vector<bool> home(topology().node_count(), false);
       home[grp.node] = true;
       std::string ignored;
       apply_policy(grp, home, ignored, grp.regions.size() - 1);
@@ -213,13 +231,13 @@ class numa_pool {
 
   /// Where each page of group `g`'s memory is now, per node index (move_pages query).
   std::vector<std::size_t> pages_per_node(group_id g) const {
-    std::vector<std::size_t> count(machine_.topology.node_count(), 0);
+    std::vector<std::size_t> count(topology().node_count(), 0);
     numaplace::os::page_sampler pages;
     for (const auto& r : groups_.at(g)->regions) pages.add_range(r.base, r.bytes);
-    if (!pages.query(machine_.topology).status) return count;
+    if (!pages.query(topology()).status) return count;
     for (const int s : pages.page_status()) {
       if (s < 0) continue;
-      if (const auto idx = machine_.topology.index_of(static_cast<numaplace::node_id>(s))) ++count[*idx];
+      if (const auto idx = topology().index_of(static_cast<numaplace::node_id>(s))) ++count[*idx];
     }
     return count;
   }
@@ -271,7 +289,7 @@ class numa_pool {
       return order;
     }
     // Its own node first (the circle at distance 0 is the node itself), then outwards.
-    for (const numaplace::circle c : numaplace::circles(pl_.topology(), workers_[self]->node)) {
+    for (const numaplace::circle c : numaplace::circles(topology(), workers_[self]->node)) {
       for (const node_index n : c.nodes) {
         for (const std::size_t w : workers_on_node_[n]) {
           if (w != self) order.push_back(w);
@@ -291,7 +309,7 @@ class numa_pool {
 
   // A worker on `node`, or on the nearest node that has workers.
   std::size_t pick_worker(node_index node) {
-    for (const numaplace::circle c : numaplace::circles(pl_.topology(), node)) {
+    for (const numaplace::circle c : numaplace::circles(topology(), node)) {
       for (const node_index n : c.nodes) {
         const auto& on = workers_on_node_[n];
         if (!on.empty()) return on[next_on_node_[n].fetch_add(1) % on.size()];
@@ -369,7 +387,7 @@ class numa_pool {
     }
     const auto kind = g.kind == sharing::shared_memory ? numaplace::access::shared : numaplace::access::private_access;
     // Pages not touched yet are not present and not recorded; a failed query records nothing.
-    (void)self.sampler.record(machine_.topology, g.task_faults, self.node, kind);
+    (void)self.sampler.record(topology(), g.task_faults, self.node, kind);
   }
 
   group_decision decide(group& g, std::uint64_t period_ns) {
@@ -377,12 +395,15 @@ class numa_pool {
     const bool shared = g.kind == sharing::shared_memory;
     g.task_faults.end_window(g.runtime_ns.exchange(0), period_ns, shared ? &g.group_faults : nullptr);
     const numaplace::decision_input in{g.task_faults.view(), shared ? g.group_faults.view() : numaplace::fault_view{}};
-    d.preferred = pl_.preferred_node(in);
-    const std::size_t nodes = machine_.topology.node_count();
+    d.preferred = placement_.preferred_node(in);
+    const std::size_t nodes = topology().node_count();
     if (shared) {
       // shared_interleave's advice, whichever stack chose the preferred node.
       std::unique_ptr<bool[]> mask(new bool[nodes]());
-      numaplace::shared_interleave{}.interleave_nodes(pl_, in, std::span<bool>(mask.get(), nodes));
+      // The policy reads the kinded placement (fits()): one dispatch into it.
+      placement_.visit([&](const auto& pl) {
+        numaplace::shared_interleave{}.interleave_nodes(pl, in, std::span<bool>(mask.get(), nodes));
+      });
       d.interleave.assign(mask.get(), mask.get() + nodes);
       const auto used = std::count(d.interleave.begin(), d.interleave.end(), true);
       if (used > 0 && d.interleave != g.mask && options_.move_memory) {
@@ -409,7 +430,7 @@ class numa_pool {
                     std::size_t only = static_cast<std::size_t>(-1)) {
     std::vector<unsigned> ids;
     for (node_index n = 0; n < nodes.size(); ++n) {
-      if (nodes[n]) ids.push_back(static_cast<unsigned>(machine_.topology.id_of(n)));
+      if (nodes[n]) ids.push_back(static_cast<unsigned>(topology().id_of(n)));
     }
     if (ids.empty()) return false;
     constexpr auto move = numaplace::os::existing_pages::move;
@@ -426,8 +447,8 @@ class numa_pool {
     return true;
   }
 
-  const Placement& pl_;
-  const machine& machine_;
+  pool_placement placement_;
+  std::vector<std::vector<unsigned>> cpus_;  // per node index: the CPUs workers run on
   pool_options options_;
   std::vector<std::unique_ptr<worker>> workers_;
   std::vector<std::vector<std::size_t>> workers_on_node_;
