@@ -65,7 +65,9 @@ inline std::vector<unsigned> calling_thread_affinity() {
     throw std::system_error(error, std::generic_category(), "sched_getaffinity");
   }
   std::vector<unsigned> cpus;
-  for (std::size_t cpu = 0; cpu < count; ++cpu) {
+  // Stop at the last set CPU rather than test all 65536 bits.
+  const auto total = static_cast<std::size_t>(CPU_COUNT_S(bytes, set));
+  for (std::size_t cpu = 0; cpu < count && cpus.size() < total; ++cpu) {
     if (CPU_ISSET_S(cpu, bytes, set)) cpus.push_back(static_cast<unsigned>(cpu));
   }
   CPU_FREE(set);
