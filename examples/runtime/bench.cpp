@@ -26,9 +26,6 @@
 #include <string_view>
 #include <vector>
 
-#ifndef NUMA_POOL_STACK
-#define NUMA_POOL_STACK linux_modern
-#endif
 #define NUMA_POOL_STRINGIFY2(x) #x
 #define NUMA_POOL_STRINGIFY(x) NUMA_POOL_STRINGIFY2(x)
 
@@ -124,12 +121,11 @@ std::string nodes_text(const std::vector<std::size_t>& pages) {
   return s.empty() ? "-" : s;
 }
 
-template <class Placement>
-mode_result run_mode(const Placement& pl, const machine& m, const settings& s, bool on) {
+mode_result run_mode(const numa_runtime::pool_placement& pl, const machine& m, const settings& s, bool on) {
   numa_runtime::pool_options options;
   options.placement = on;
   options.sample_pages = s.sample;
-  numa_runtime::numa_pool<Placement> pool(pl, m, options);
+  numa_runtime::numa_pool pool(pl, m, options);
   std::vector<node_index> cpu_nodes;
   for (node_index n = 0; n < m.cpus.size(); ++n) {
     if (!m.cpus[n].empty()) cpu_nodes.push_back(n);
@@ -196,7 +192,7 @@ mode_result run_mode(const Placement& pl, const machine& m, const settings& s, b
             << '\n';
   if (on) {
     std::cout << "  workers pinned: "
-              << (pool.pinning_failed() ? "NO (pthread_setaffinity_np failed)"
+              << (pool.pinning_failed() ? "NO (" + pool.pinning_error() + ")"
                                         : pool.off_cpu_runs() == 0 ? "yes (every task ran on its worker's CPU)"
                                                                    : std::to_string(pool.off_cpu_runs()) +
                                                                          " tasks ran on another CPU")
@@ -241,16 +237,16 @@ int main(int argc, char** argv) try {
   const machine m = machine::from_sysfs(s.sys);
   std::cout << "machine: " << m.topology.node_count() << " nodes, " << m.cpu_count() << " usable CPUs, kind "
             << to_string(m.topology.kind()) << "; stack " << NUMA_POOL_STRINGIFY(NUMA_POOL_STACK) << '\n';
-  return numaplace::with_placement<numaplace::stacks::NUMA_POOL_STACK>(m.topology, [&](const auto& pl) {
-    mode_result on, off;
-    if (s.mode != "off") on = run_mode(pl, m, s, true);
-    if (s.mode != "on") off = run_mode(pl, m, s, false);
-    if (s.mode == "both") {
-      std::cout << std::fixed << std::setprecision(3) << "summary: triad best GB/s on " << on.best_gbs << ", off "
-                << off.best_gbs << " (on/off " << std::setprecision(2) << on.best_gbs / off.best_gbs << ")\n";
-    }
-    return 0;
-  });
+  // Both modes share one placement (and its topology): the pools copy the handle.
+  const numa_runtime::pool_placement pl(m.topology);
+  mode_result on, off;
+  if (s.mode != "off") on = run_mode(pl, m, s, true);
+  if (s.mode != "on") off = run_mode(pl, m, s, false);
+  if (s.mode == "both") {
+    std::cout << std::fixed << std::setprecision(3) << "summary: triad best GB/s on " << on.best_gbs << ", off "
+              << off.best_gbs << " (on/off " << std::setprecision(2) << on.best_gbs / off.best_gbs << ")\n";
+  }
+  return 0;
 } catch (const std::exception& e) {
   std::cerr << "numa-pool-bench: " << e.what() << '\n';
   return 1;

@@ -1,20 +1,21 @@
 #pragma once
 // numa_pool: a NUMA-aware task pool built on numaplace. An example of embedding the library in
-// a runtime, not part of it: the OS-specific parts (pthread affinity, libnuma's move_pages and
-// mbind) live here, the decisions come from numaplace.
+// a runtime, not part of it: the kernel calls come from numaplace's Linux layer
+// (numaplace/linux: pinning, memory policy, page sampling), the decisions from its placement.
 //
 //  - One worker per CPU this process may use, on the machine's real topology (sysfs), each
-//    pinned to its CPU with pthread_setaffinity_np.
+//    pinned to its CPU (os::pin_this_thread, from the worker itself before it takes work).
 //  - Task groups: what the kernel calls a numa_group, tasks that share memory. Each group has
 //    numaplace fault statistics, fed from real memory: after each task, its worker samples some
-//    pages of the group's memory, asks the kernel where they are (move_pages(2) in query mode,
-//    numa_syscalls.hpp)
-//    and records them as hinting faults against its own node.
+//    pages of the group's memory (os::page_sampler: move_pages(2) in query mode) and records
+//    them as hinting faults against its own node.
 //  - Decisions from the library, once per window (end_window()): each group's preferred node
-//    (placement::preferred_node of the stack the placement was built with); a new group's home
+//    (preferred_node of the pool's placement, an owned_placement it keeps as a member, so the
+//    pool is one class whatever the machine's kind); a new group's home
 //    node by concentric_spread (the nearest empty node, circle by circle); a shared group's
-//    memory interleaved (mbind MPOL_INTERLEAVE) over the shared_interleave policy's node mask;
-//    a private group's memory moved (mbind with MPOL_MF_MOVE) when its preferred node changes.
+//    memory interleaved (os::interleave_memory) over the shared_interleave policy's node mask;
+//    a private group's memory moved (os::prefer_memory, moving its pages) when its preferred
+//    node changes.
 //  - Work stealing: a worker takes its own queue, then the queues of its node, then circle by
 //    circle by distance (numaplace::circles).
 //
@@ -25,29 +26,28 @@
 // add_memory, end_window and the read-outs from the thread that owns the pool while no tasks
 // of the groups concerned run (wait() first).
 
-#include <numaplace/placement.hpp>
+#include <numaplace/owned_placement.hpp>
 #include <numaplace/policy/concentric_spread.hpp>
 #include <numaplace/policy/shared_interleave.hpp>
+#include <numaplace/stacks.hpp>
 #include <numaplace/stats/fault_stats.hpp>
 #include <numaplace/topology/dynamic_topology.hpp>
-#include <numaplace/topology/load_sysfs.hpp>
 
-#include "numa_syscalls.hpp"
+#include <numaplace/linux/affinity.hpp>
+#include <numaplace/linux/memory_policy.hpp>
+#include <numaplace/linux/page_sampler.hpp>
 
-#include <pthread.h>
-#include <sched.h>
+#include "machine.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <deque>
-#include <filesystem>
 #include <functional>
+#include <latch>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -56,46 +56,17 @@
 #include <thread>
 #include <vector>
 
+// The stack the pool decides with, fixed per program: -DNUMA_POOL_STACK=linux_5_10.
+#ifndef NUMA_POOL_STACK
+#define NUMA_POOL_STACK linux_modern
+#endif
+
 namespace numa_runtime {
 
 using numaplace::node_index;
 using numaplace::no_node;
 
 inline constexpr std::size_t page_size = 4096;
-
-/// The machine the pool runs on: its topology, and which of the CPUs this process may use
-/// (sched_getaffinity) are on which node.
-struct machine {
-  numaplace::dynamic_topology topology;
-  std::vector<std::vector<unsigned>> cpus;  ///< per node index: the usable CPUs
-
-  static machine from_sysfs(const std::filesystem::path& root = "/sys/devices/system/node") {
-    return from_topology(numaplace::load::sysfs(root));
-  }
-
-  /// Any topology whose nodes list their CPUs (load::sysfs, load::hwloc_this_machine).
-  static machine from_topology(numaplace::dynamic_topology t) {
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
-      throw std::runtime_error(std::string("sched_getaffinity: ") + std::strerror(errno));
-    }
-    machine m{std::move(t), {}};
-    m.cpus.resize(m.topology.node_count());
-    for (node_index n = 0; n < m.topology.node_count(); ++n) {
-      for (const unsigned cpu : m.topology.cpus(n)) {
-        if (cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed)) m.cpus[n].push_back(cpu);
-      }
-    }
-    return m;
-  }
-
-  std::size_t cpu_count() const noexcept {
-    std::size_t c = 0;
-    for (const auto& v : cpus) c += v.size();
-    return c;
-  }
-};
 
 enum class sharing : std::uint8_t {
   private_memory,  ///< one task's memory (the kernel's private faults; no numa_group)
@@ -115,28 +86,43 @@ struct group_decision {
   node_index preferred = no_node;  ///< placement::preferred_node (no_node: no faults yet)
   node_index runs_on = no_node;    ///< where the group's tasks are queued now
   std::vector<bool> interleave;    ///< shared groups: the mask the memory interleaves over
-  bool memory_moved = false;       ///< mbind was called with MPOL_MF_MOVE
-  std::string mbind_error;         ///< why mbind failed, if it did
+  bool memory_moved = false;       ///< the memory policy changed, pages already there moved
+  std::string mbind_error;         ///< why the memory policy could not be set, if it could not
 };
 
-template <class Placement>
+using pool_stack = numaplace::stacks::NUMA_POOL_STACK;
+using pool_placement = numaplace::owned_placement<pool_stack>;
+
 class numa_pool {
  public:
   using task = std::function<void()>;
 
-  numa_pool(const Placement& pl, const machine& m, pool_options options = {})
-      : pl_(pl), machine_(m), options_(options), next_on_node_(m.topology.node_count()) {
-    for (node_index n = 0; n < m.topology.node_count(); ++n) {
-      for (const unsigned cpu : m.cpus[n]) workers_.push_back(std::make_unique<worker>(cpu, n));
+  /// A pool on `m`, deciding with pool_stack over m's topology.
+  explicit numa_pool(const machine& m, pool_options options = {}) : numa_pool(pool_placement(m.topology), m, options) {}
+
+  /// A pool deciding with `placement` (built over m's topology; copies share it).
+  numa_pool(pool_placement placement, const machine& m, pool_options options = {})
+      : placement_(std::move(placement)), cpus_(m.cpus), options_(options), next_on_node_(topology().node_count()) {
+    if (cpus_.size() != topology().node_count()) {
+      throw std::invalid_argument("numa_pool: the machine's CPU lists and the placement's topology disagree on the node count");
+    }
+    for (node_index n = 0; n < topology().node_count(); ++n) {
+      for (const unsigned cpu : cpus_[n]) workers_.push_back(std::make_unique<worker>(cpu, n));
     }
     if (workers_.empty()) throw std::runtime_error("numa_pool: no usable CPU on any node");
-    workers_on_node_.resize(m.topology.node_count());
+    workers_on_node_.resize(topology().node_count());
     for (std::size_t w = 0; w < workers_.size(); ++w) workers_on_node_[workers_[w]->node].push_back(w);
     for (std::size_t w = 0; w < workers_.size(); ++w) workers_[w]->steal_order = make_steal_order(w);
-    for (std::size_t w = 0; w < workers_.size(); ++w) workers_[w]->thread = std::thread([this, w] { run(w); });
-    if (options_.placement) {
-      for (std::size_t w = 0; w < workers_.size(); ++w) pin(w);
+    // Each worker pins itself before it takes work; the pool is ready once all have tried.
+    std::latch pinned(static_cast<std::ptrdiff_t>(workers_.size()));
+    for (std::size_t w = 0; w < workers_.size(); ++w) {
+      workers_[w]->thread = std::thread([this, w, &pinned] {
+        if (options_.placement) pin_self(w);
+        pinned.count_down();
+        run(w);
+      });
     }
+    pinned.wait();
     window_start_ = clock::now();
   }
 
@@ -152,29 +138,32 @@ class numa_pool {
     for (auto& w : workers_) w->thread.join();
   }
 
+  const pool_placement& placement() const noexcept { return placement_; }
+  const numaplace::dynamic_topology& topology() const noexcept { return placement_.topology(); }
   std::size_t worker_count() const noexcept { return workers_.size(); }
   unsigned worker_cpu(std::size_t w) const noexcept { return workers_[w]->cpu; }
   node_index worker_node(std::size_t w) const noexcept { return workers_[w]->node; }
   /// The workers `w` steals from, in order: its node's, then circle by circle.
   const std::vector<std::size_t>& steal_order(std::size_t w) const noexcept { return workers_[w]->steal_order; }
-  /// Whether pthread_setaffinity_np failed for some worker.
+  /// Whether pinning failed for some worker, and why (the first failure's message).
   bool pinning_failed() const noexcept { return pin_failures_.load() > 0; }
+  const std::string& pinning_error() const noexcept { return pin_error_; }
   /// Tasks that ran on another CPU than their (pinned) worker's: 0 when pinning holds.
   std::uint64_t off_cpu_runs() const noexcept { return off_cpu_runs_.load(); }
 
   /// A new group. With placement on, its home is concentric_spread's choice: the nearest node,
   /// circle by circle from node 0, that no group calls home yet (then the least loaded).
   group_id add_group(sharing kind) {
-    const std::size_t nodes = machine_.topology.node_count();
+    const std::size_t nodes = topology().node_count();
     auto g = std::make_unique<group>(nodes, kind);
     if (options_.placement) {
       std::vector<unsigned> running(nodes, 0), cpus(nodes, 0);
       for (const auto& other : groups_) {
         if (other->node != no_node) ++running[other->node];
       }
-      for (node_index n = 0; n < nodes; ++n) cpus[n] = static_cast<unsigned>(machine_.cpus[n].size());
+      for (node_index n = 0; n < nodes; ++n) cpus[n] = static_cast<unsigned>(cpus_[n].size());
       const node_index from = workers_.front()->node;
-      g->node = numaplace::concentric_spread{}.spread_target(pl_, from, running, cpus);
+      g->node = numaplace::concentric_spread{}.spread_target(placement_, from, running, cpus);
     }
     groups_.push_back(std::move(g));
     return groups_.size() - 1;
@@ -193,10 +182,10 @@ class numa_pool {
     // the next hinting faults). A shared group's memory is placed by first touch until its
     // first decision.
     if (options_.placement && options_.move_memory && grp.kind == sharing::private_memory && grp.node != no_node) {
-      std::vector<bool> home(machine_.topology.node_count(), false);
+      std::vector<bool> home(topology().node_count(), false);
       home[grp.node] = true;
       std::string ignored;
-      apply_policy(grp, MPOL_PREFERRED, home, ignored, grp.regions.size() - 1);
+      apply_policy(grp, home, ignored, grp.regions.size() - 1);
     }
   }
 
@@ -242,20 +231,13 @@ class numa_pool {
 
   /// Where each page of group `g`'s memory is now, per node index (move_pages query).
   std::vector<std::size_t> pages_per_node(group_id g) const {
-    std::vector<std::size_t> count(machine_.topology.node_count(), 0);
-    std::vector<void*> pages;
-    for (const auto& r : groups_.at(g)->regions) {
-      for (std::size_t off = 0; off < r.bytes; off += page_size) pages.push_back(r.base + off);
-    }
-    std::vector<int> status(pages.size(), -1);
-    constexpr std::size_t batch = 4096;
-    for (std::size_t first = 0; first < pages.size(); first += batch) {
-      const std::size_t n = std::min(batch, pages.size() - first);
-      if (sys::query_pages(0, n, pages.data() + first, status.data() + first) != 0) continue;
-    }
-    for (const int s : status) {
+    std::vector<std::size_t> count(topology().node_count(), 0);
+    numaplace::os::page_sampler pages;
+    for (const auto& r : groups_.at(g)->regions) pages.add_range(r.base, r.bytes);
+    if (!pages.query(topology()).status) return count;
+    for (const int s : pages.page_status()) {
       if (s < 0) continue;
-      if (const auto idx = machine_.topology.index_of(static_cast<numaplace::node_id>(s))) ++count[*idx];
+      if (const auto idx = topology().index_of(static_cast<numaplace::node_id>(s))) ++count[*idx];
     }
     return count;
   }
@@ -279,8 +261,7 @@ class numa_pool {
     std::deque<job> queue;
     std::vector<std::size_t> steal_order;
     std::thread thread;
-    std::vector<void*> sample;  // scratch for move_pages, owned by the worker's thread
-    std::vector<int> status;
+    numaplace::os::page_sampler sampler;  // used by the worker's thread only
   };
 
   struct region {
@@ -308,7 +289,7 @@ class numa_pool {
       return order;
     }
     // Its own node first (the circle at distance 0 is the node itself), then outwards.
-    for (const numaplace::circle c : numaplace::circles(pl_.topology(), workers_[self]->node)) {
+    for (const numaplace::circle c : numaplace::circles(topology(), workers_[self]->node)) {
       for (const node_index n : c.nodes) {
         for (const std::size_t w : workers_on_node_[n]) {
           if (w != self) order.push_back(w);
@@ -318,16 +299,17 @@ class numa_pool {
     return order;
   }
 
-  void pin(std::size_t w) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(workers_[w]->cpu, &set);
-    if (pthread_setaffinity_np(workers_[w]->thread.native_handle(), sizeof set, &set) != 0) pin_failures_.fetch_add(1);
+  // On worker w's own thread, before it takes work.
+  void pin_self(std::size_t w) {
+    const unsigned cpu[] = {workers_[w]->cpu};
+    const numaplace::os::os_status s = numaplace::os::pin_this_thread(cpu);
+    // Only the first failure writes the message; readers wait for the constructor's latch.
+    if (!s && pin_failures_.fetch_add(1) == 0) pin_error_ = s.message;
   }
 
   // A worker on `node`, or on the nearest node that has workers.
   std::size_t pick_worker(node_index node) {
-    for (const numaplace::circle c : numaplace::circles(pl_.topology(), node)) {
+    for (const numaplace::circle c : numaplace::circles(topology(), node)) {
       for (const node_index n : c.nodes) {
         const auto& on = workers_on_node_[n];
         if (!on.empty()) return on[next_on_node_[n].fetch_add(1) % on.size()];
@@ -365,7 +347,7 @@ class numa_pool {
         const auto start = clock::now();
         j.fn();
         if (options_.placement) {
-          if (sched_getcpu() != static_cast<int>(self.cpu) && pin_failures_.load() == 0) off_cpu_runs_.fetch_add(1);
+          if (numaplace::os::current_cpu() != self.cpu && pin_failures_.load() == 0) off_cpu_runs_.fetch_add(1);
           group& g = *groups_[j.group];
           g.runtime_ns.fetch_add(static_cast<std::uint64_t>(
               std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - start).count()));
@@ -388,7 +370,7 @@ class numa_pool {
   // node the worker runs on.
   void sample(worker& self, group& g) {
     if (g.pages == 0 || options_.sample_pages == 0) return;
-    self.sample.clear();
+    self.sampler.clear();
     const std::uint64_t first = g.cursor.fetch_add(options_.sample_pages);
     for (unsigned i = 0; i < options_.sample_pages; ++i) {
       // Stride through the group's pages with a step coprime to most sizes, so consecutive
@@ -397,20 +379,15 @@ class numa_pool {
       for (const auto& r : g.regions) {
         const std::size_t in_region = (r.bytes + page_size - 1) / page_size;
         if (page < in_region) {
-          self.sample.push_back(r.base + page * page_size);
+          self.sampler.add_page(r.base + page * page_size);
           break;
         }
         page -= in_region;
       }
     }
-    self.status.assign(self.sample.size(), -1);
-    if (sys::query_pages(0, self.sample.size(), self.sample.data(), self.status.data()) != 0) return;
     const auto kind = g.kind == sharing::shared_memory ? numaplace::access::shared : numaplace::access::private_access;
-    for (const int s : self.status) {
-      if (s < 0) continue;  // -ENOENT: not touched yet
-      const auto idx = machine_.topology.index_of(static_cast<numaplace::node_id>(s));
-      if (idx) g.task_faults.record(*idx, self.node, kind, 1);
-    }
+    // Pages not touched yet are not present and not recorded; a failed query records nothing.
+    (void)self.sampler.record(topology(), g.task_faults, self.node, kind);
   }
 
   group_decision decide(group& g, std::uint64_t period_ns) {
@@ -418,16 +395,19 @@ class numa_pool {
     const bool shared = g.kind == sharing::shared_memory;
     g.task_faults.end_window(g.runtime_ns.exchange(0), period_ns, shared ? &g.group_faults : nullptr);
     const numaplace::decision_input in{g.task_faults.view(), shared ? g.group_faults.view() : numaplace::fault_view{}};
-    d.preferred = pl_.preferred_node(in);
-    const std::size_t nodes = machine_.topology.node_count();
+    d.preferred = placement_.preferred_node(in);
+    const std::size_t nodes = topology().node_count();
     if (shared) {
       // shared_interleave's advice, whichever stack chose the preferred node.
       std::unique_ptr<bool[]> mask(new bool[nodes]());
-      numaplace::shared_interleave{}.interleave_nodes(pl_, in, std::span<bool>(mask.get(), nodes));
+      // The policy reads the kinded placement (fits()): one dispatch into it.
+      placement_.visit([&](const auto& pl) {
+        numaplace::shared_interleave{}.interleave_nodes(pl, in, std::span<bool>(mask.get(), nodes));
+      });
       d.interleave.assign(mask.get(), mask.get() + nodes);
       const auto used = std::count(d.interleave.begin(), d.interleave.end(), true);
       if (used > 0 && d.interleave != g.mask && options_.move_memory) {
-        d.memory_moved = apply_policy(g, used > 1 ? MPOL_INTERLEAVE : MPOL_PREFERRED, d.interleave, d.mbind_error);
+        d.memory_moved = apply_policy(g, d.interleave, d.mbind_error);
         if (d.memory_moved) g.mask = d.interleave;
       }
       // A shared group's tasks are placed by the caller (spread); keep its node as advice.
@@ -437,36 +417,38 @@ class numa_pool {
       if (options_.move_memory) {
         std::vector<bool> one(nodes, false);
         one[d.preferred] = true;
-        d.memory_moved = apply_policy(g, MPOL_PREFERRED, one, d.mbind_error);
+        d.memory_moved = apply_policy(g, one, d.mbind_error);
       }
     }
     d.runs_on = g.node;
     return d;
   }
 
-  // mbind every region of `g` to `nodes` (node indices) with `mode`, moving pages already there.
-  // Only region `only` when given.
-  bool apply_policy(group& g, int mode, const std::vector<bool>& nodes, std::string& error,
+  // Every region of `g` (only region `only` when given) prefers the one node of `nodes` (node
+  // indices), or interleaves over several; pages already there move.
+  bool apply_policy(group& g, const std::vector<bool>& nodes, std::string& error,
                     std::size_t only = static_cast<std::size_t>(-1)) {
-    std::vector<numaplace::node_id> ids;
+    std::vector<unsigned> ids;
     for (node_index n = 0; n < nodes.size(); ++n) {
-      if (nodes[n]) ids.push_back(machine_.topology.id_of(n));
+      if (nodes[n]) ids.push_back(static_cast<unsigned>(topology().id_of(n)));
     }
     if (ids.empty()) return false;
-    const std::vector<unsigned long> mask = sys::make_mask(ids);
+    constexpr auto move = numaplace::os::existing_pages::move;
     for (std::size_t i = 0; i < g.regions.size(); ++i) {
       if (only != static_cast<std::size_t>(-1) && i != only) continue;
       const region& r = g.regions[i];
-      if (sys::bind_memory(r.base, r.bytes, mode, mask, MPOL_MF_MOVE) != 0) {
-        error = std::string("mbind: ") + std::strerror(errno);
+      const numaplace::os::os_status s = ids.size() == 1 ? numaplace::os::prefer_memory(r.base, r.bytes, ids[0], move)
+                                                         : numaplace::os::interleave_memory(r.base, r.bytes, ids, move);
+      if (!s) {
+        error = s.message;
         return false;
       }
     }
     return true;
   }
 
-  const Placement& pl_;
-  const machine& machine_;
+  pool_placement placement_;
+  std::vector<std::vector<unsigned>> cpus_;  // per node index: the CPUs workers run on
   pool_options options_;
   std::vector<std::unique_ptr<worker>> workers_;
   std::vector<std::vector<std::size_t>> workers_on_node_;
@@ -476,6 +458,7 @@ class numa_pool {
   std::atomic<std::size_t> queued_{0};
   std::atomic<std::size_t> pending_{0};
   std::atomic<unsigned> pin_failures_{0};
+  std::string pin_error_;
   std::atomic<std::uint64_t> off_cpu_runs_{0};
   std::mutex sleep_mutex_;
   std::condition_variable sleep_cv_;

@@ -5,6 +5,9 @@
 #ifdef NUMAPLACE_CONSUMER_HWLOC
 #include <hwloc.h>
 #endif
+#ifdef NUMAPLACE_CONSUMER_LINUX
+#include <numaplace/linux.hpp>
+#endif
 
 #include <iostream>
 
@@ -30,6 +33,12 @@ int main() {
 #ifdef NUMAPLACE_CONSUMER_HWLOC
   std::cout << "hwloc API 0x" << std::hex << hwloc_get_api_version() << std::dec << '\n';
   if (hwloc_get_api_version() < 0x20000) ++failures;
+#endif
+#ifdef NUMAPLACE_CONSUMER_LINUX
+  const auto machine = numaplace::os::usable_machine::this_process();
+  std::cout << "linux: " << machine.cpu_count() << " usable CPUs on " << machine.usable_nodes().size() << " of "
+            << machine.node_count() << " nodes\n";
+  if (machine.cpu_count() == 0) ++failures;
 #endif
   std::cout << (failures == 0 ? "consumer: ok" : "consumer: WRONG") << '\n';
   return failures == 0 ? 0 : 1;

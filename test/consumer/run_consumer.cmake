@@ -1,6 +1,6 @@
 # Builds and runs test/consumer against numaplace in one of two ways (cmake -P script):
 #   cmake -DMODE=install|subdirectory -DSOURCE_DIR=<numaplace> -DWORK_DIR=<scratch>
-#         -DGENERATOR=<gen> -DCXX_COMPILER=<c++> [-DHWLOC=ON] -P run_consumer.cmake
+#         -DGENERATOR=<gen> -DCXX_COMPILER=<c++> [-DHWLOC=ON] [-DWITH_LINUX=ON] -P run_consumer.cmake
 # install:      configure numaplace alone, cmake --install it into WORK_DIR/prefix, then build the
 #               consumer with find_package(numaplace CONFIG REQUIRED) and CMAKE_PREFIX_PATH.
 # subdirectory: build the consumer with add_subdirectory(<numaplace source>); the consumer's
@@ -14,6 +14,9 @@ foreach(var IN ITEMS MODE SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
 endforeach()
 if(NOT DEFINED HWLOC)
   set(HWLOC OFF)
+endif()
+if(NOT DEFINED WITH_LINUX)
+  set(WITH_LINUX OFF)
 endif()
 
 function(step name)
@@ -45,7 +48,7 @@ if(MODE STREQUAL "install")
     message(FATAL_ERROR "cmake --install did not install numaplace-config.cmake and the headers under ${prefix}")
   endif()
   step("configure consumer" ${CMAKE_COMMAND} ${common} -S "${consumer_src}" -B "${WORK_DIR}/consumer-build"
-       -DNUMAPLACE_CONSUMER_MODE=package -DNUMAPLACE_CONSUMER_HWLOC=${HWLOC} -DCMAKE_PREFIX_PATH=${prefix}
+       -DNUMAPLACE_CONSUMER_MODE=package -DNUMAPLACE_CONSUMER_HWLOC=${HWLOC} -DNUMAPLACE_CONSUMER_LINUX=${WITH_LINUX} -DCMAKE_PREFIX_PATH=${prefix}
        -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON)
   # The consumer must have found the installed copy, not the source tree.
   if(NOT step_output MATCHES "numaplace [0-9.]+ from ${prefix}/")
@@ -54,7 +57,7 @@ if(MODE STREQUAL "install")
   endif()
 elseif(MODE STREQUAL "subdirectory")
   step("configure consumer" ${CMAKE_COMMAND} ${common} -S "${consumer_src}" -B "${WORK_DIR}/consumer-build"
-       -DNUMAPLACE_CONSUMER_MODE=subdirectory -DNUMAPLACE_CONSUMER_HWLOC=${HWLOC}
+       -DNUMAPLACE_CONSUMER_MODE=subdirectory -DNUMAPLACE_CONSUMER_HWLOC=${HWLOC} -DNUMAPLACE_CONSUMER_LINUX=${WITH_LINUX}
        -DNUMAPLACE_SOURCE_DIR=${SOURCE_DIR})
 else()
   message(FATAL_ERROR "run_consumer.cmake: MODE must be install or subdirectory, not '${MODE}'")
