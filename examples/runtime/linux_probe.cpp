@@ -1,5 +1,6 @@
 // numaplace-linux-probe: shows numaplace's Linux layer at work on the machine it runs on (this
-// host, or a test/vm guest): pinning, memory binding and interleaving, page sampling, errors.
+// host, or a test/vm guest): pinning, memory binding, interleaving and moving, page sampling,
+// errors.
 //
 //   numaplace-linux-probe [--sys DIR]
 //
@@ -153,6 +154,46 @@ struct probe {
     expect(count[2] == pages / 2 && count[3] == pages / 2, "the interleaved pages did not split evenly");
   }
 
+  // Pages already placed, moved: mbind with MPOL_MF_MOVE to the last node, then
+  // migrate_pages from there to the first node.
+  void moving() {
+    const node_index last = static_cast<node_index>(m.topology().node_count() - 1);
+    if (last == 0) {
+      std::cout << "move: skipped (1 node)\n";
+      return;
+    }
+    constexpr std::size_t pages = 16;
+    const mapping buffer(pages);
+    buffer.touch_all();  // first touch: wherever this thread runs
+    const unsigned to_last[] = {id(last)};
+    const os::os_status bound = os::bind_memory(buffer.base(), buffer.bytes(), to_last, os::existing_pages::move);
+    if (!bound) {
+      std::cout << "move: " << bound.message << '\n';
+      expect(false, "mbind with MPOL_MF_MOVE failed");
+      return;
+    }
+    const std::size_t on_last = pages_by_node(buffer)[last];
+    std::cout << "move to node " << id(last) << ": " << on_last << " of " << pages << " pages there\n";
+    // The binding is lifted first, so that after the migration the range's policy and its
+    // pages agree.
+    if (const os::os_status s = os::reset_memory_policy(buffer.base(), buffer.bytes()); !s) {
+      std::cout << "move: " << s.message << '\n';
+      expect(false, "resetting the policy failed");
+      return;
+    }
+    const unsigned to_first[] = {id(0)};
+    const os::pages_migrated moved = os::migrate_process_pages(0, to_last, to_first);
+    if (!moved.status) {
+      std::cout << "migrate: " << moved.status.message << '\n';
+      expect(false, "migrate_pages failed");
+      return;
+    }
+    const std::size_t on_first = pages_by_node(buffer)[0];
+    std::cout << "migrate node " << id(last) << " to node " << id(0) << ": " << on_first << " of " << pages
+              << " pages there, " << moved.not_moved << " not moved\n";
+    expect(on_last == pages && on_first == pages, "moved pages were not where they were sent");
+  }
+
   // Half of a buffer bound to one node touched, sampled from a thread pinned to another node:
   // the touched pages become private faults, memory on the first node, CPU on the second.
   void sampling() {
@@ -247,6 +288,7 @@ int main(int argc, char** argv) try {
   p.pinning();
   p.binding();
   p.interleaving();
+  p.moving();
   p.sampling();
   p.errors();
   if (p.problems.empty()) {
