@@ -11,11 +11,11 @@
 //    them as hinting faults against its own node.
 //  - Decisions from the library, once per window (end_window()): each group's preferred node
 //    (preferred_node of the pool's placement, an owned_placement it keeps as a member, so the
-//    pool is one class whatever the machine's kind); a new group's home
-//    node by concentric_spread (the nearest empty node, circle by circle); a shared group's
-//    memory interleaved (os::interleave_memory) over the shared_interleave policy's node mask;
-//    a private group's memory moved (os::prefer_memory, moving its pages) when its preferred
-//    node changes.
+//    pool is one class whatever the machine's kind); a new group's home node by
+//    concentric_spread (the nearest empty node, circle by circle); a shared group's memory
+//    interleaved (os::interleave_memory) over the shared_interleave policy's node mask; a
+//    private group's memory moved (os::prefer_memory, moving its pages) when its preferred node
+//    changes.
 //  - Work stealing: a worker takes its own queue, then the queues of its node, then circle by
 //    circle by distance (numaplace::circles).
 //
