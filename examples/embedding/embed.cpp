@@ -35,7 +35,7 @@ class scheduler {
 
 int main() {
   // The machine, read once (in a runtime: numaplace::os::usable_machine, or load::sysfs()).
-  const scheduler sched(numaplace::dynamic_topology(numaplace::presets::seed000_8node));
+  const scheduler sched{numaplace::dynamic_topology(numaplace::presets::seed000_8node)};
 
   // One task group (a numa_group: tasks that share memory) and its fault statistics.
   numaplace::fault_stats group(sched.node_count());
