@@ -5,6 +5,7 @@
 #include <numaplace/linux.hpp>
 
 #include <sched.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -100,7 +101,7 @@ TEST_CASE("cgroup v1: the cpuset hierarchy wins over v2, effective lists over co
   CHECK(m.memory_allowed(4));
   CHECK_FALSE(m.memory_allowed(0));
 
-  // Kernels before 4.17 have only cpuset.cpus and cpuset.mems.
+  // Kernels before 3.16 have only cpuset.cpus and cpuset.mems.
   const auto old = usable_machine::read(fixture(data / "linux" / "v1-old"));
   CHECK(as_vector(old.cpus(6)) == range(60, 65));
   CHECK(old.usable_nodes() == std::vector<node_index>{6});
@@ -136,6 +137,26 @@ TEST_CASE("node_of_cpu: the node whose cpulist has the CPU, by index, usable or 
   CHECK(holes.node_of_cpu(12) == numaplace::no_node);
   CHECK(holes.memory_allowed(1));  // Mems_allowed 0,2 names ids, not indexes
   CHECK_FALSE(holes.memory_allowed(2));
+}
+
+TEST_CASE("a memory-only node is usable for its memory; a node without memory never allows it") {
+  // cxl: nodes 0-1 with CPUs 0-15 and 16-31, node 2 memory only. Mems_allowed_list 0,2.
+  const auto m = usable_machine::read(fixture(data / "linux" / "none", data / "sysfs" / "cxl"));
+  CHECK(m.cpus(2).empty());
+  CHECK(m.memory_allowed(2));
+  CHECK_FALSE(m.memory_allowed(1));
+  CHECK(as_vector(m.cpus(0)) == std::vector<unsigned>{0, 1, 2, 3, 8});
+  CHECK(m.cpus(1).empty());
+  CHECK(m.usable_nodes() == std::vector<node_index>{0, 2});
+
+  // Node 7 without memory (has_memory 0-6), though Mems_allowed_list names it.
+  scratch s(data / "linux" / "none", "memoryless");
+  s.write("sysfs/has_memory", "0-6\n");
+  s.write("tree/process/status", "Name:\tx\nPid:\t1\nThreads:\t1\nCpus_allowed_list:\t0-159\nMems_allowed_list:\t0-7\n");
+  const auto memoryless = usable_machine::read(s.where());
+  CHECK(memoryless.memory_allowed(6));
+  CHECK_FALSE(memoryless.memory_allowed(7));
+  CHECK(memoryless.cpus(7).size() == 20);
 }
 
 TEST_CASE("an injected affinity source replaces Cpus_allowed_list") {
@@ -263,4 +284,22 @@ TEST_CASE("this machine: the usable CPUs are the calling thread's, and refresh s
   // Back on this thread, whose affinity did not change.
   CHECK(m.refresh() == (CPU_COUNT(&set) > 1));
   CHECK(m.cpu_count() == static_cast<std::size_t>(CPU_COUNT(&set)));
+
+}
+
+TEST_CASE("this machine: another process, from its status file; one that has exited says so") {
+  const auto self = usable_machine::of_process(getpid());
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
+  CHECK(self.cpu_count() == static_cast<std::size_t>(CPU_COUNT(&set)));
+  CHECK(self.usable_nodes() == usable_machine::this_process().usable_nodes());
+
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) _exit(0);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(error_of([&] { usable_machine::of_process(child); }) ==
+        "/proc/" + std::to_string(child) + ": no such process (it has exited, or never existed)");
 }

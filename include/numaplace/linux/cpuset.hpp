@@ -4,11 +4,12 @@
 //   /proc/PID/cgroup   one line per hierarchy, "ID:CONTROLLERS:PATH" (kernel/cgroup/cgroup.c,
 //                      proc_cgroup_show): "0::/path" for cgroup v2, "N:cpuset,...:/path" for
 //                      a v1 hierarchy that has the cpuset controller
-//   cgroup v2          <mount>/<path>/cpuset.cpus.effective and cpuset.mems.effective; a
-//                      cgroup without the controller enabled has no such files and is bound by
-//                      its nearest ancestor that has them (kernel/cgroup/cpuset.c)
+//   cgroup v2          <mount>/<path>/cpuset.cpus.effective and cpuset.mems.effective (the
+//                      v2 cpuset controller exists since Linux 4.17); a cgroup without the
+//                      controller enabled has no such files and is bound by its nearest
+//                      ancestor that has them (kernel/cgroup/cpuset.c)
 //   cgroup v1          <cpuset mount>/<path>/cpuset.effective_cpus and .effective_mems, or on
-//                      kernels before 4.17 only cpuset.cpus and cpuset.mems
+//                      kernels before 3.16 only cpuset.cpus and cpuset.mems
 //
 // When the cpuset controller is bound to a v1 hierarchy it cannot also be on v2, so a v1
 // cpuset line wins. No cpuset controller anywhere (or no files to read) means no restriction,

@@ -65,7 +65,9 @@ inline std::vector<unsigned> calling_thread_affinity() {
     throw std::system_error(error, std::generic_category(), "sched_getaffinity");
   }
   std::vector<unsigned> cpus;
-  for (std::size_t cpu = 0; cpu < count; ++cpu) {
+  // Stop at the last set CPU rather than test all 65536 bits.
+  const auto total = static_cast<std::size_t>(CPU_COUNT_S(bytes, set));
+  for (std::size_t cpu = 0; cpu < count && cpus.size() < total; ++cpu) {
     if (CPU_ISSET_S(cpu, bytes, set)) cpus.push_back(static_cast<unsigned>(cpu));
   }
   CPU_FREE(set);
@@ -109,12 +111,19 @@ class usable_machine {
   /// This process as the calling thread sees it: live /sys, /proc/thread-self (affinity and
   /// cpusets are per thread; /proc/self where the kernel predates thread-self, Linux 3.17),
   /// the usual cgroup mounts and sched_getaffinity. refresh() then reads the thread calling it.
-  /// Another process: read({.process = "/proc/PID"}), its affinity from its status file.
   static usable_machine this_process() {
     roots live;
     std::error_code ec;
     if (std::filesystem::is_directory("/proc/thread-self", ec)) live.process = "/proc/thread-self";
     return read(live, calling_thread_affinity);
+  }
+
+  /// Process `pid` as /proc shows it: its main thread's Cpus_allowed_list, Mems_allowed_list
+  /// and cpuset. One that has exited is a topology_error: "/proc/PID: no such process ...".
+  static usable_machine of_process(int pid) {
+    roots other;
+    other.process = "/proc/" + std::to_string(pid);
+    return read(other);
   }
 
   /// The machine under `where`; `affinity` empty: Cpus_allowed_list of its status file.
