@@ -32,7 +32,7 @@
 namespace {
 
 using numa_runtime::group_id;
-using numa_runtime::machine;
+using numaplace::os::usable_machine;
 using numa_runtime::sharing;
 using numaplace::node_index;
 using numaplace::no_node;
@@ -121,14 +121,14 @@ std::string nodes_text(const std::vector<std::size_t>& pages) {
   return s.empty() ? "-" : s;
 }
 
-mode_result run_mode(const numa_runtime::pool_placement& pl, const machine& m, const settings& s, bool on) {
+mode_result run_mode(const numa_runtime::pool_placement& pl, const usable_machine& m, const settings& s, bool on) {
   numa_runtime::pool_options options;
   options.placement = on;
   options.sample_pages = s.sample;
-  numa_runtime::numa_pool pool(pl, m, options);
+  numa_runtime::numa_pool pool(pl, numa_runtime::numa_pool::cpus_of(m), options);
   std::vector<node_index> cpu_nodes;
-  for (node_index n = 0; n < m.cpus.size(); ++n) {
-    if (!m.cpus[n].empty()) cpu_nodes.push_back(n);
+  for (node_index n = 0; n < m.node_count(); ++n) {
+    if (!m.cpus(n).empty()) cpu_nodes.push_back(n);
   }
   const unsigned private_groups = s.groups != 0 ? s.groups : static_cast<unsigned>(cpu_nodes.size());
   const unsigned chunks = s.chunks != 0 ? s.chunks : static_cast<unsigned>(2 * pool.worker_count());
@@ -234,11 +234,13 @@ mode_result run_mode(const numa_runtime::pool_placement& pl, const machine& m, c
 
 int main(int argc, char** argv) try {
   const settings s = parse(argc, argv);
-  const machine m = machine::from_sysfs(s.sys);
-  std::cout << "machine: " << m.topology.node_count() << " nodes, " << m.cpu_count() << " usable CPUs, kind "
-            << to_string(m.topology.kind()) << "; stack " << NUMA_POOL_STRINGIFY(NUMA_POOL_STACK) << '\n';
+  numaplace::os::roots where;
+  where.sysfs_nodes = s.sys;
+  const usable_machine m = usable_machine::read(where, numaplace::os::calling_thread_affinity);
+  std::cout << "machine: " << m.node_count() << " nodes, " << m.cpu_count() << " usable CPUs, kind "
+            << to_string(m.topology().kind()) << "; stack " << NUMA_POOL_STRINGIFY(NUMA_POOL_STACK) << '\n';
   // Both modes share one placement (and its topology): the pools copy the handle.
-  const numa_runtime::pool_placement pl(m.topology);
+  const numa_runtime::pool_placement pl(m.topology());
   mode_result on, off;
   if (s.mode != "off") on = run_mode(pl, m, s, true);
   if (s.mode != "on") off = run_mode(pl, m, s, false);

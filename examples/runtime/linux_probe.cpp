@@ -1,5 +1,6 @@
 // numaplace-linux-probe: shows numaplace's Linux layer at work on the machine it runs on (this
-// host, or a test/vm guest): pinning, memory binding and interleaving, page sampling, errors.
+// host, or a test/vm guest): pinning, memory binding, interleaving and moving, page sampling,
+// errors.
 //
 //   numaplace-linux-probe [--sys DIR]
 //
@@ -9,6 +10,7 @@
 #include <numaplace/linux/affinity.hpp>
 #include <numaplace/linux/memory_policy.hpp>
 #include <numaplace/linux/page_sampler.hpp>
+#include <numaplace/linux/usable_machine.hpp>
 #include <numaplace/stats/fault_stats.hpp>
 #include <numaplace/topology/cpulist.hpp>
 
@@ -27,13 +29,11 @@
 #include <thread>
 #include <vector>
 
-#include "machine.hpp"
-
 namespace {
 
 namespace os = numaplace::os;
 using numaplace::node_index;
-using numa_runtime::machine;
+using numaplace::os::usable_machine;
 
 std::size_t page_bytes() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
 
@@ -61,10 +61,10 @@ class mapping {
 };
 
 struct probe {
-  const machine& m;
+  const usable_machine& m;
   std::vector<std::string> problems;
 
-  unsigned id(node_index n) const { return static_cast<unsigned>(m.topology.id_of(n)); }
+  unsigned id(node_index n) const { return static_cast<unsigned>(m.topology().id_of(n)); }
   void expect(bool ok, const std::string& what) {
     if (!ok) problems.push_back(what);
   }
@@ -73,12 +73,12 @@ struct probe {
   std::vector<std::size_t> pages_by_node(const mapping& buffer) {
     os::page_sampler sampler;
     sampler.add_range(buffer.base(), buffer.bytes());
-    const os::page_census seen = sampler.query(m.topology);
+    const os::page_census seen = sampler.query(m.topology());
     if (!seen.status) throw os::os_error(seen.status);
-    std::vector<std::size_t> count(m.topology.node_count(), 0);
+    std::vector<std::size_t> count(m.topology().node_count(), 0);
     for (const int s : sampler.page_status()) {
       if (s < 0) continue;
-      if (const auto n = m.topology.index_of(s)) ++count[*n];
+      if (const auto n = m.topology().index_of(s)) ++count[*n];
     }
     return count;
   }
@@ -86,8 +86,8 @@ struct probe {
   // A thread pinned to each node's usable CPUs, asked where it runs.
   void pinning() {
     std::size_t tried = 0, held = 0;
-    for (node_index n = 0; n < m.topology.node_count(); ++n) {
-      if (m.cpus[n].empty()) {
+    for (node_index n = 0; n < m.topology().node_count(); ++n) {
+      if (m.cpus(n).empty()) {
         std::cout << "pin node " << id(n) << ": no usable CPU; skipped\n";
         continue;
       }
@@ -96,7 +96,7 @@ struct probe {
       os::cpu_and_node here;
       std::thread([&] {
         const node_index one[] = {n};
-        status = os::pin_this_thread(os::cpus_of_nodes(std::span<const std::vector<unsigned>>(m.cpus), one));
+        status = os::pin_this_thread(os::cpus_of_nodes(m, one));
         here = os::current_cpu_and_node();
       }).join();
       if (!status) {
@@ -114,7 +114,7 @@ struct probe {
   void binding() {
     constexpr std::size_t pages = 16;
     std::size_t held = 0;
-    for (node_index n = 0; n < m.topology.node_count(); ++n) {
+    for (node_index n = 0; n < m.topology().node_count(); ++n) {
       const mapping buffer(pages);
       const unsigned node[] = {id(n)};
       if (const os::os_status s = os::bind_memory(buffer.base(), buffer.bytes(), node); !s) {
@@ -126,14 +126,14 @@ struct probe {
       std::cout << "bind node " << id(n) << ": " << there << " of " << pages << " pages on node " << id(n) << '\n';
       if (there == pages) ++held;
     }
-    std::cout << "binding: " << held << " of " << m.topology.node_count() << " nodes as bound\n";
-    expect(held == m.topology.node_count(), "a bound buffer had pages elsewhere");
+    std::cout << "binding: " << held << " of " << m.topology().node_count() << " nodes as bound\n";
+    expect(held == m.topology().node_count(), "a bound buffer had pages elsewhere");
   }
 
   // 32 pages interleaved over node indices 2 and 3: page by page, 16 each.
   void interleaving() {
-    if (m.topology.node_count() < 4) {
-      std::cout << "interleave nodes 2-3: skipped (" << m.topology.node_count() << " nodes)\n";
+    if (m.topology().node_count() < 4) {
+      std::cout << "interleave nodes 2-3: skipped (" << m.topology().node_count() << " nodes)\n";
       return;
     }
     constexpr std::size_t pages = 32;
@@ -154,13 +154,53 @@ struct probe {
     expect(count[2] == pages / 2 && count[3] == pages / 2, "the interleaved pages did not split evenly");
   }
 
+  // Pages already placed, moved: mbind with MPOL_MF_MOVE to the last node, then
+  // migrate_pages from there to the first node.
+  void moving() {
+    const node_index last = static_cast<node_index>(m.topology().node_count() - 1);
+    if (last == 0) {
+      std::cout << "move: skipped (1 node)\n";
+      return;
+    }
+    constexpr std::size_t pages = 16;
+    const mapping buffer(pages);
+    buffer.touch_all();  // first touch: wherever this thread runs
+    const unsigned to_last[] = {id(last)};
+    const os::os_status bound = os::bind_memory(buffer.base(), buffer.bytes(), to_last, os::existing_pages::move);
+    if (!bound) {
+      std::cout << "move: " << bound.message << '\n';
+      expect(false, "mbind with MPOL_MF_MOVE failed");
+      return;
+    }
+    const std::size_t on_last = pages_by_node(buffer)[last];
+    std::cout << "move to node " << id(last) << ": " << on_last << " of " << pages << " pages there\n";
+    // The binding is lifted first, so that after the migration the range's policy and its
+    // pages agree.
+    if (const os::os_status s = os::reset_memory_policy(buffer.base(), buffer.bytes()); !s) {
+      std::cout << "move: " << s.message << '\n';
+      expect(false, "resetting the policy failed");
+      return;
+    }
+    const unsigned to_first[] = {id(0)};
+    const os::pages_migrated moved = os::migrate_process_pages(0, to_last, to_first);
+    if (!moved.status) {
+      std::cout << "migrate: " << moved.status.message << '\n';
+      expect(false, "migrate_pages failed");
+      return;
+    }
+    const std::size_t on_first = pages_by_node(buffer)[0];
+    std::cout << "migrate node " << id(last) << " to node " << id(0) << ": " << on_first << " of " << pages
+              << " pages there, " << moved.not_moved << " not moved\n";
+    expect(on_last == pages && on_first == pages, "moved pages were not where they were sent");
+  }
+
   // Half of a buffer bound to one node touched, sampled from a thread pinned to another node:
   // the touched pages become private faults, memory on the first node, CPU on the second.
   void sampling() {
-    const node_index nodes = static_cast<node_index>(m.topology.node_count());
+    const node_index nodes = static_cast<node_index>(m.topology().node_count());
     const node_index memory_node = std::min<node_index>(5, nodes - 1);
     node_index cpu_node = std::min<node_index>(1, nodes - 1);
-    while (m.cpus[cpu_node].empty() && cpu_node + 1 < nodes) ++cpu_node;
+    while (m.cpus(cpu_node).empty() && cpu_node + 1 < nodes) ++cpu_node;
     constexpr std::size_t pages = 32;
     const mapping buffer(pages);
     const unsigned node[] = {id(memory_node)};
@@ -176,11 +216,11 @@ struct probe {
     unsigned ran_on = 0;
     std::thread([&] {
       const node_index one[] = {cpu_node};
-      if (!os::pin_this_thread(os::cpus_of_nodes(std::span<const std::vector<unsigned>>(m.cpus), one))) return;
+      if (!os::pin_this_thread(os::cpus_of_nodes(m, one))) return;
       ran_on = os::current_node();
       os::page_sampler sampler;
       sampler.add_range(buffer.base(), buffer.bytes());
-      seen = sampler.record(m.topology, faults, cpu_node, numaplace::access::private_access);
+      seen = sampler.record(m.topology(), faults, cpu_node, numaplace::access::private_access);
     }).join();
     if (!seen.status) {
       std::cout << "sample: " << seen.status.message << '\n';
@@ -216,12 +256,12 @@ struct probe {
     if (child == 0) _exit(0);
     if (child < 0) throw std::runtime_error("fork failed");
     waitpid(child, nullptr, 0);
-    const unsigned cpu[] = {m.cpus[0].empty() ? 0u : m.cpus[0].front()};
+    const unsigned cpu[] = {m.cpus(0).empty() ? 0u : m.cpus(0).front()};
     const os::os_status gone = os::pin_thread(child, cpu);
     std::cout << "exited task: " << gone.message << '\n';
     os::page_sampler sampler(child);
     sampler.add_range(buffer.base(), buffer.bytes());
-    const os::page_census unseen = sampler.query(m.topology);
+    const os::page_census unseen = sampler.query(m.topology());
     std::cout << "exited task: " << unseen.status.message << '\n';
     expect(gone.error == ESRCH && unseen.status.error == ESRCH, "an exited task was not ESRCH");
   }
@@ -230,7 +270,7 @@ struct probe {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  std::string sys = "/sys/devices/system/node";
+  std::string sys = os::roots{}.sysfs_nodes;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "--sys" && i + 1 < argc) {
@@ -240,12 +280,15 @@ int main(int argc, char** argv) try {
       return 2;
     }
   }
-  const machine m = machine::from_sysfs(sys);
-  std::cout << "linux-probe: " << m.topology.node_count() << " nodes, " << m.cpu_count() << " usable CPUs\n";
+  os::roots where;
+  where.sysfs_nodes = sys;
+  const usable_machine m = usable_machine::read(where, os::calling_thread_affinity);
+  std::cout << "linux-probe: " << m.topology().node_count() << " nodes, " << m.cpu_count() << " usable CPUs\n";
   probe p{m, {}};
   p.pinning();
   p.binding();
   p.interleaving();
+  p.moving();
   p.sampling();
   p.errors();
   if (p.problems.empty()) {

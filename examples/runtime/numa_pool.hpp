@@ -3,7 +3,7 @@
 // a runtime, not part of it: the kernel calls come from numaplace's Linux layer
 // (numaplace/linux: pinning, memory policy, page sampling), the decisions from its placement.
 //
-//  - One worker per CPU this process may use, on the machine's real topology (sysfs), each
+//  - One worker per CPU this process may use (os::usable_machine: sysfs, affinity, cpuset), each
 //    pinned to its CPU (os::pin_this_thread, from the worker itself before it takes work).
 //  - Task groups: what the kernel calls a numa_group, tasks that share memory. Each group has
 //    numaplace fault statistics, fed from real memory: after each task, its worker samples some
@@ -11,11 +11,11 @@
 //    them as hinting faults against its own node.
 //  - Decisions from the library, once per window (end_window()): each group's preferred node
 //    (preferred_node of the pool's placement, an owned_placement it keeps as a member, so the
-//    pool is one class whatever the machine's kind); a new group's home
-//    node by concentric_spread (the nearest empty node, circle by circle); a shared group's
-//    memory interleaved (os::interleave_memory) over the shared_interleave policy's node mask;
-//    a private group's memory moved (os::prefer_memory, moving its pages) when its preferred
-//    node changes.
+//    pool is one class whatever the machine's kind); a new group's home node by
+//    concentric_spread (the nearest empty node, circle by circle); a shared group's memory
+//    interleaved (os::interleave_memory) over the shared_interleave policy's node mask; a
+//    private group's memory moved (os::prefer_memory, moving its pages) when its preferred node
+//    changes.
 //  - Work stealing: a worker takes its own queue, then the queues of its node, then circle by
 //    circle by distance (numaplace::circles).
 //
@@ -36,8 +36,7 @@
 #include <numaplace/linux/affinity.hpp>
 #include <numaplace/linux/memory_policy.hpp>
 #include <numaplace/linux/page_sampler.hpp>
-
-#include "machine.hpp"
+#include <numaplace/linux/usable_machine.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -97,14 +96,18 @@ class numa_pool {
  public:
   using task = std::function<void()>;
 
-  /// A pool on `m`, deciding with pool_stack over m's topology.
-  explicit numa_pool(const machine& m, pool_options options = {}) : numa_pool(pool_placement(m.topology), m, options) {}
+  /// A pool on the CPUs this process may use, deciding with pool_stack over m's topology.
+  explicit numa_pool(const numaplace::os::usable_machine& m, pool_options options = {})
+      : numa_pool(pool_placement(m.topology()), cpus_of(m), options) {}
 
-  /// A pool deciding with `placement` (built over m's topology; copies share it).
-  numa_pool(pool_placement placement, const machine& m, pool_options options = {})
-      : placement_(std::move(placement)), cpus_(m.cpus), options_(options), next_on_node_(topology().node_count()) {
+  /// A pool deciding with `placement` (copies share it), one worker per CPU in
+  /// `cpus_per_node` (per node index of the placement's topology).
+  numa_pool(pool_placement placement, std::vector<std::vector<unsigned>> cpus_per_node, pool_options options = {})
+      : placement_(std::move(placement)), cpus_(std::move(cpus_per_node)), options_(options),
+        next_on_node_(topology().node_count()) {
     if (cpus_.size() != topology().node_count()) {
-      throw std::invalid_argument("numa_pool: the machine's CPU lists and the placement's topology disagree on the node count");
+      throw std::invalid_argument("numa_pool: " + std::to_string(cpus_.size()) + " CPU lists for the placement's " +
+                                  std::to_string(topology().node_count()) + " nodes");
     }
     for (node_index n = 0; n < topology().node_count(); ++n) {
       for (const unsigned cpu : cpus_[n]) workers_.push_back(std::make_unique<worker>(cpu, n));
@@ -136,6 +139,13 @@ class numa_pool {
     }
     sleep_cv_.notify_all();
     for (auto& w : workers_) w->thread.join();
+  }
+
+  /// The usable CPUs of each node of `m`, as the constructor takes them.
+  static std::vector<std::vector<unsigned>> cpus_of(const numaplace::os::usable_machine& m) {
+    std::vector<std::vector<unsigned>> out(m.node_count());
+    for (node_index n = 0; n < m.node_count(); ++n) out[n].assign(m.cpus(n).begin(), m.cpus(n).end());
+    return out;
   }
 
   const pool_placement& placement() const noexcept { return placement_; }

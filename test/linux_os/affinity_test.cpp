@@ -1,7 +1,9 @@
 #include <numaplace/linux/affinity.hpp>
+#include <numaplace/linux/usable_machine.hpp>
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <thread>
@@ -52,11 +54,13 @@ TEST_CASE("a thread pinned to one CPU runs there, on that CPU's node") {
   }
 }
 
-TEST_CASE("pin_this_thread_to_nodes keeps the thread on the node's CPUs") {
+TEST_CASE("pin_this_thread_to_nodes keeps the thread on the node's usable CPUs") {
+  const usable_machine m = usable_machine::this_process();
   const numaplace::node_index node0[] = {0};
-  const std::vector<unsigned> expected = cpus_of_nodes(this_machine(), node0);
+  const std::vector<unsigned> expected = cpus_of_nodes(m, node0);
+  CHECK(std::equal(expected.begin(), expected.end(), m.cpus(0).begin(), m.cpus(0).end()));
   on_own_thread([&] {
-    REQUIRE(pin_this_thread_to_nodes(this_machine(), node0).ok());
+    REQUIRE(pin_this_thread_to_nodes(m, node0).ok());
     bool inside = false;
     for (const unsigned c : expected) inside = inside || c == current_cpu();
     CHECK(inside);

@@ -2,11 +2,11 @@
 // What the Linux layer's tests share: this machine's topology and CPUs, page-aligned memory,
 // and the pid of a process known to have exited.
 
+#include <numaplace/linux/usable_machine.hpp>
 #include <numaplace/topology/dynamic_topology.hpp>
 #include <numaplace/topology/load_sysfs.hpp>
 
 #include <linux/mempolicy.h>
-#include <sched.h>
 #include <sys/syscall.h>
 #include <sys/mman.h>
 #include <sys/types.h>
@@ -24,17 +24,8 @@ inline const numaplace::dynamic_topology& this_machine() {
   return t;
 }
 
-/// The CPUs this process may run on (sched_getaffinity).
-inline std::vector<unsigned> allowed_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) throw std::runtime_error("sched_getaffinity failed");
-  std::vector<unsigned> cpus;
-  for (unsigned c = 0; c < CPU_SETSIZE; ++c) {
-    if (CPU_ISSET(c, &set)) cpus.push_back(c);
-  }
-  return cpus;
-}
+/// The CPUs the calling thread may run on (sched_getaffinity).
+inline std::vector<unsigned> allowed_cpus() { return numaplace::os::calling_thread_affinity(); }
 
 inline std::size_t page_bytes() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
 

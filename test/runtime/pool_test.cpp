@@ -19,30 +19,38 @@
 
 namespace {
 
-using numa_runtime::machine;
 using numa_runtime::numa_pool;
+using numa_runtime::pool_placement;
 using numa_runtime::sharing;
+using numaplace::os::usable_machine;
 
-std::optional<machine> two_node_machine() {
+// A made-up two-node machine over this host's CPUs 0 and 1, when this process may use both.
+struct two_node_machine {
+  pool_placement placement;
+  std::vector<std::vector<unsigned>> cpus;
+};
+
+std::optional<two_node_machine> make_two_node_machine() {
+  const std::vector<unsigned> allowed = numaplace::os::calling_thread_affinity();
+  const auto usable = [&](unsigned cpu) { return std::find(allowed.begin(), allowed.end(), cpu) != allowed.end(); };
+  if (!usable(0) || !usable(1)) return std::nullopt;
   std::vector<numaplace::node_attributes> nodes(2);
   nodes[0].id = 0;
   nodes[0].cpus = {0};
   nodes[1].id = 1;
   nodes[1].cpus = {1};
-  machine m = machine::from_topology(numaplace::dynamic_topology({{10, 20}, {20, 10}}, nodes));
-  if (m.cpus[0].empty() || m.cpus[1].empty()) return std::nullopt;  // CPUs 0 and 1 not both usable
-  return m;
+  return two_node_machine{pool_placement(numaplace::dynamic_topology({{10, 20}, {20, 10}}, nodes)), {{0}, {1}}};
 }
 
 }  // namespace
 
 TEST_CASE("numa_pool: pinned workers, faults from real pages, a group follows its memory") {
-  const auto m = two_node_machine();
+  const auto m = make_two_node_machine();
   if (!m) {
     MESSAGE("skipped: this process may not use CPUs 0 and 1");
     return;
   }
-  numa_pool pool(*m);
+  numa_pool pool(m->placement, m->cpus);
   REQUIRE(pool.worker_count() == 2);
   CHECK(pool.steal_order(0) == std::vector<std::size_t>{1});
   CHECK(pool.steal_order(1) == std::vector<std::size_t>{0});
@@ -89,9 +97,9 @@ TEST_CASE("numa_pool: pinned workers, faults from real pages, a group follows it
 }
 
 TEST_CASE("numa_pool: a shared group interleaves over the nodes its tasks run on") {
-  const auto m = two_node_machine();
+  const auto m = make_two_node_machine();
   if (!m) return;
-  numa_pool pool(*m);
+  numa_pool pool(m->placement, m->cpus);
   const auto g = pool.add_group(sharing::shared_memory);
   constexpr std::size_t bytes = 32 * numa_runtime::page_size;
   void* block = std::aligned_alloc(numa_runtime::page_size, bytes);
@@ -129,7 +137,7 @@ TEST_CASE("numa_pool: a shared group interleaves over the nodes its tasks run on
 }
 
 TEST_CASE("numa_pool: placement off is a plain pool") {
-  const auto m = machine::from_sysfs();
+  const auto m = usable_machine::this_process();
   numa_runtime::pool_options off;
   off.placement = false;
   numa_pool pool(m, off);
@@ -143,12 +151,12 @@ TEST_CASE("numa_pool: placement off is a plain pool") {
 }
 
 TEST_CASE("numa_pool keeps its placement: pools share one, a mismatched machine is refused") {
-  const auto m = machine::from_sysfs();
-  const numa_runtime::pool_placement placement(m.topology);
+  const auto m = usable_machine::this_process();
+  const pool_placement placement(m.topology());
   numa_runtime::pool_options off;
   off.placement = false;
-  const numa_pool a(placement, m, off);
-  const numa_pool b(placement, m, off);
+  const numa_pool a(placement, numa_pool::cpus_of(m), off);
+  const numa_pool b(placement, numa_pool::cpus_of(m), off);
   // Copies of an owned_placement share its topology: no pool rebuilt it.
   CHECK(&a.topology() == &placement.topology());
   CHECK(&b.topology() == &placement.topology());
@@ -157,12 +165,9 @@ TEST_CASE("numa_pool keeps its placement: pools share one, a mismatched machine 
   std::vector<numaplace::node_attributes> nodes(2);
   nodes[0].id = 0;
   nodes[1].id = 1;
-  const numa_runtime::pool_placement two_nodes(numaplace::dynamic_topology({{10, 20}, {20, 10}}, nodes));
-  if (m.topology.node_count() != 2) {
-    CHECK_THROWS_WITH_AS(numa_pool(two_nodes, m, off),
-                         "numa_pool: the machine's CPU lists and the placement's topology disagree on the node count",
-                         std::invalid_argument);
-  }
+  const pool_placement two_nodes(numaplace::dynamic_topology({{10, 20}, {20, 10}}, nodes));
+  CHECK_THROWS_WITH_AS(numa_pool(two_nodes, {{0}}, off), "numa_pool: 1 CPU lists for the placement's 2 nodes",
+                       std::invalid_argument);
 }
 
 TEST_CASE("numa-pool-bench runs with placement on and off") {
