@@ -3,6 +3,7 @@
 #include <numaplace/policy/concentric_spread.hpp>
 #include <numaplace/stacks.hpp>
 #include <numaplace/stats/fault_stats.hpp>
+#include <numaplace/topology/cpulist.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -34,15 +35,7 @@ std::string nodes_text(const std::vector<node_index>& nodes, const numaplace::dy
 }  // namespace
 
 std::string list_text(const std::vector<unsigned>& v) {
-  std::string out;
-  for (std::size_t i = 0; i < v.size();) {
-    std::size_t j = i;
-    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(v[i]);
-    if (j > i) out += '-' + std::to_string(v[j]);
-    i = j + 1;
-  }
+  const std::string out = numaplace::format_cpulist(v);
   return out.empty() ? "-" : out;
 }
 

@@ -45,7 +45,7 @@ struct advice {
 /// Throws std::invalid_argument for an unknown stack name.
 advice advise(const numaplace::dynamic_topology& t, const process_snapshot& p, std::string_view stack);
 
-/// "0-3,8" from ascending numbers.
+/// "0-3,8" from ascending numbers (format_cpulist), "-" for none.
 std::string list_text(const std::vector<unsigned>& v);
 
 }  // namespace balancer

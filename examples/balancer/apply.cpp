@@ -1,25 +1,28 @@
 #include "apply.hpp"
 
-#include <sched.h>
+#include <numaplace/linux/affinity.hpp>
+#include <numaplace/linux/memory_policy.hpp>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
+#include <string>
 #include <vector>
-
-#include "numa_syscalls.hpp"
 
 namespace balancer {
 
 apply_report apply_advice(const numaplace::dynamic_topology& t, const std::filesystem::path& proc_root,
                           const process_snapshot& p, const advice& a) {
   apply_report r;
-  const auto refuse = [&](apply_status s, const std::string& what, int error) {
-    r.status = s;
-    r.message = what + ": " + std::strerror(error);
-    if (s == apply_status::not_permitted) {
-      r.message += " (moving another user's process needs root or CAP_SYS_NICE)";
-    }
+  const auto refuse = [&](const numaplace::os::os_status& s) {
+    r.status = s.error == ESRCH   ? apply_status::gone
+               : s.error == EPERM ? apply_status::not_permitted
+                                  : apply_status::failed;
+    r.message = s.message;
+    return r;
+  };
+  const auto process_gone = [&] {
+    r.status = apply_status::gone;
+    r.message = "process " + std::to_string(p.pid) + ": no such process";
     return r;
   };
   if (a.nodes.empty() || a.cpus.empty()) {
@@ -28,27 +31,19 @@ apply_report apply_advice(const numaplace::dynamic_topology& t, const std::files
     return r;
   }
 
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (const unsigned c : a.cpus) {
-    if (c < CPU_SETSIZE) CPU_SET(c, &set);
-  }
   const std::vector<int> tids = list_threads(proc_root, p.pid);
-  if (tids.empty()) return refuse(apply_status::gone, "process " + std::to_string(p.pid), ESRCH);
+  if (tids.empty()) return process_gone();
   for (const int tid : tids) {
-    if (sched_setaffinity(tid, sizeof set, &set) == 0) {
+    const numaplace::os::os_status s = numaplace::os::pin_thread(tid, a.cpus);
+    if (s) {
       ++r.threads_set;
-      continue;
+    } else if (s.error == ESRCH) {
+      ++r.threads_gone;  // exited since /proc was read
+    } else {
+      return refuse(s);
     }
-    const int e = errno;
-    if (e == ESRCH) {
-      ++r.threads_gone;
-      continue;
-    }
-    if (e == EPERM) return refuse(apply_status::not_permitted, "sched_setaffinity(" + std::to_string(tid) + ")", e);
-    return refuse(apply_status::failed, "sched_setaffinity(" + std::to_string(tid) + ")", e);
   }
-  if (r.threads_set == 0) return refuse(apply_status::gone, "process " + std::to_string(p.pid), ESRCH);
+  if (r.threads_set == 0) return process_gone();
 
   // Memory: from the nodes it has pages on outside the set, to the set.
   std::vector<unsigned> from, to;
@@ -59,19 +54,10 @@ apply_report apply_advice(const numaplace::dynamic_topology& t, const std::files
     else if (a.bytes_per_node[i] > 0) from.push_back(id);
   }
   if (from.empty()) return r;
-  std::size_t words = 1;
-  for (const unsigned id : from) words = std::max<std::size_t>(words, id / numa_runtime::sys::mask_bits + 1);
-  for (const unsigned id : to) words = std::max<std::size_t>(words, id / numa_runtime::sys::mask_bits + 1);
-  const long left = numa_runtime::sys::migrate_process_pages(p.pid, numa_runtime::sys::make_mask(from, words),
-                                                             numa_runtime::sys::make_mask(to, words));
-  if (left < 0) {
-    const int e = errno;
-    if (e == ESRCH) return refuse(apply_status::gone, "process " + std::to_string(p.pid), e);
-    if (e == EPERM) return refuse(apply_status::not_permitted, "migrate_pages(" + std::to_string(p.pid) + ")", e);
-    return refuse(apply_status::failed, "migrate_pages(" + std::to_string(p.pid) + ")", e);
-  }
+  const numaplace::os::pages_migrated moved = numaplace::os::migrate_process_pages(p.pid, from, to);
+  if (!moved.status) return refuse(moved.status);
   r.memory_moved = true;
-  r.pages_not_moved = left;
+  r.pages_not_moved = static_cast<long>(moved.not_moved);
   return r;
 }
 

@@ -6,6 +6,7 @@
 // MPOL_INTERLEAVE for several; default: no policy), touches it, starts N-1 more threads
 // (N default 1) that sleep, writes its PID to FILE when all is in place, then sleeps S seconds
 // (default 30) or until killed.
+#include <numaplace/linux/memory_policy.hpp>
 #include <numaplace/topology/cpulist.hpp>
 
 #include <chrono>
@@ -20,8 +21,6 @@
 #include <vector>
 
 #include <unistd.h>
-
-#include "numa_syscalls.hpp"
 
 int main(int argc, char** argv) try {
   unsigned threads = 1, seconds = 30;
@@ -49,9 +48,10 @@ int main(int argc, char** argv) try {
   void* block = std::aligned_alloc(4096, bytes);
   if (block == nullptr) throw std::bad_alloc();
   if (!nodes.empty()) {
-    const int mode = nodes.size() == 1 ? MPOL_BIND : MPOL_INTERLEAVE;
-    if (numa_runtime::sys::bind_memory(block, bytes, mode, numa_runtime::sys::make_mask(nodes), 0) != 0) {
-      std::cerr << "numaplace-balance-load: mbind: " << std::strerror(errno) << '\n';
+    const numaplace::os::os_status s = nodes.size() == 1 ? numaplace::os::bind_memory(block, bytes, nodes)
+                                                          : numaplace::os::interleave_memory(block, bytes, nodes);
+    if (!s) {
+      std::cerr << "numaplace-balance-load: " << s.message << '\n';
       return 1;
     }
   }

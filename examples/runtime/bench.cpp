@@ -196,7 +196,7 @@ mode_result run_mode(const Placement& pl, const machine& m, const settings& s, b
             << '\n';
   if (on) {
     std::cout << "  workers pinned: "
-              << (pool.pinning_failed() ? "NO (pthread_setaffinity_np failed)"
+              << (pool.pinning_failed() ? "NO (" + pool.pinning_error() + ")"
                                         : pool.off_cpu_runs() == 0 ? "yes (every task ran on its worker's CPU)"
                                                                    : std::to_string(pool.off_cpu_runs()) +
                                                                          " tasks ran on another CPU")

@@ -1,31 +1,28 @@
 # How programs that talk to the kernel's NUMA interfaces (examples/runtime, examples/balancer)
-# are built. Outside sanitizer builds they are static, so that the same binary runs in the
-# test/vm guests (which have no C library), and call the system calls directly (see
-# numa_syscalls.hpp: Debian's libnuma.a cannot be linked statically without a glibc warning).
-# Sanitizer builds link libnuma (Debian: libnuma-dev) dynamically and use its functions.
+# are built: on the Linux layer (include/numaplace/linux, raw system calls, no libnuma) and,
+# outside sanitizer builds, static, so that the same binary runs in the test/vm guests (which
+# have no C library of their own).
 find_package(Threads REQUIRED)
-find_path(NUMAPLACE_NUMAIF_INCLUDE numaif.h)
-set(NUMAPLACE_HAVE_LIBNUMA OFF)
-if(NUMAPLACE_SANITIZE)
-  find_library(NUMAPLACE_LIBNUMA NAMES numa)
-  if(NUMAPLACE_LIBNUMA AND NUMAPLACE_NUMAIF_INCLUDE)
-    set(NUMAPLACE_HAVE_LIBNUMA ON)
+include(CheckIncludeFileCXX)
+set(NUMAPLACE_OS_PROGRAMS OFF)
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  check_include_file_cxx(linux/mempolicy.h NUMAPLACE_HAVE_MEMPOLICY_H)
+  if(NUMAPLACE_HAVE_MEMPOLICY_H)
+    set(NUMAPLACE_OS_PROGRAMS ON)
   endif()
-elseif(NUMAPLACE_NUMAIF_INCLUDE)
-  set(NUMAPLACE_HAVE_LIBNUMA ON)
 endif()
-if(NOT NUMAPLACE_HAVE_LIBNUMA)
-  message(STATUS "numaplace: ${CMAKE_CURRENT_SOURCE_DIR} is off (numaif.h or libnuma not found; Debian: libnuma-dev)")
+if(NOT NUMAPLACE_OS_PROGRAMS)
+  message(STATUS "numaplace: ${CMAKE_CURRENT_SOURCE_DIR} is off (Linux with the kernel's UAPI headers only; Debian: linux-libc-dev)")
 endif()
 
-# numaplace_os_settings(TARGET): libnuma's header (and library when dynamic), threads, static.
+# numaplace_os_settings(TARGET): the Linux layer, threads, static outside sanitizer builds.
 function(numaplace_os_settings name)
-  target_include_directories(${name} PRIVATE ${NUMAPLACE_NUMAIF_INCLUDE} ${PROJECT_SOURCE_DIR}/examples/runtime)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/examples/runtime)
+  if(TARGET numaplace::linux)
+    target_link_libraries(${name} PRIVATE numaplace::linux)
+  endif()
   target_link_libraries(${name} PRIVATE Threads::Threads)
-  if(NUMAPLACE_SANITIZE)
-    target_link_libraries(${name} PRIVATE ${NUMAPLACE_LIBNUMA})
-    target_compile_definitions(${name} PRIVATE NUMA_RUNTIME_LIBNUMA=1)
-  else()
+  if(NOT NUMAPLACE_SANITIZE)
     target_link_options(${name} PRIVATE -static)
   endif()
 endfunction()

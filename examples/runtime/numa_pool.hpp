@@ -1,20 +1,20 @@
 #pragma once
 // numa_pool: a NUMA-aware task pool built on numaplace. An example of embedding the library in
-// a runtime, not part of it: the OS-specific parts (pthread affinity, libnuma's move_pages and
-// mbind) live here, the decisions come from numaplace.
+// a runtime, not part of it: the kernel calls come from numaplace's Linux layer
+// (numaplace/linux: pinning, memory policy, page sampling), the decisions from its placement.
 //
 //  - One worker per CPU this process may use, on the machine's real topology (sysfs), each
-//    pinned to its CPU with pthread_setaffinity_np.
+//    pinned to its CPU (os::pin_this_thread, from the worker itself before it takes work).
 //  - Task groups: what the kernel calls a numa_group, tasks that share memory. Each group has
 //    numaplace fault statistics, fed from real memory: after each task, its worker samples some
-//    pages of the group's memory, asks the kernel where they are (move_pages(2) in query mode,
-//    numa_syscalls.hpp)
-//    and records them as hinting faults against its own node.
+//    pages of the group's memory (os::page_sampler: move_pages(2) in query mode) and records
+//    them as hinting faults against its own node.
 //  - Decisions from the library, once per window (end_window()): each group's preferred node
 //    (placement::preferred_node of the stack the placement was built with); a new group's home
 //    node by concentric_spread (the nearest empty node, circle by circle); a shared group's
-//    memory interleaved (mbind MPOL_INTERLEAVE) over the shared_interleave policy's node mask;
-//    a private group's memory moved (mbind with MPOL_MF_MOVE) when its preferred node changes.
+//    memory interleaved (os::interleave_memory) over the shared_interleave policy's node mask;
+//    a private group's memory moved (os::prefer_memory, moving its pages) when its preferred
+//    node changes.
 //  - Work stealing: a worker takes its own queue, then the queues of its node, then circle by
 //    circle by distance (numaplace::circles).
 //
@@ -32,9 +32,10 @@
 #include <numaplace/topology/dynamic_topology.hpp>
 #include <numaplace/topology/load_sysfs.hpp>
 
-#include "numa_syscalls.hpp"
+#include <numaplace/linux/affinity.hpp>
+#include <numaplace/linux/memory_policy.hpp>
+#include <numaplace/linux/page_sampler.hpp>
 
-#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -48,6 +49,7 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <latch>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -115,8 +117,8 @@ struct group_decision {
   node_index preferred = no_node;  ///< placement::preferred_node (no_node: no faults yet)
   node_index runs_on = no_node;    ///< where the group's tasks are queued now
   std::vector<bool> interleave;    ///< shared groups: the mask the memory interleaves over
-  bool memory_moved = false;       ///< mbind was called with MPOL_MF_MOVE
-  std::string mbind_error;         ///< why mbind failed, if it did
+  bool memory_moved = false;       ///< the memory policy changed, pages already there moved
+  std::string mbind_error;         ///< why the memory policy could not be set, if it could not
 };
 
 template <class Placement>
@@ -133,10 +135,16 @@ class numa_pool {
     workers_on_node_.resize(m.topology.node_count());
     for (std::size_t w = 0; w < workers_.size(); ++w) workers_on_node_[workers_[w]->node].push_back(w);
     for (std::size_t w = 0; w < workers_.size(); ++w) workers_[w]->steal_order = make_steal_order(w);
-    for (std::size_t w = 0; w < workers_.size(); ++w) workers_[w]->thread = std::thread([this, w] { run(w); });
-    if (options_.placement) {
-      for (std::size_t w = 0; w < workers_.size(); ++w) pin(w);
+    // Each worker pins itself before it takes work; the pool is ready once all have tried.
+    std::latch pinned(static_cast<std::ptrdiff_t>(workers_.size()));
+    for (std::size_t w = 0; w < workers_.size(); ++w) {
+      workers_[w]->thread = std::thread([this, w, &pinned] {
+        if (options_.placement) pin_self(w);
+        pinned.count_down();
+        run(w);
+      });
     }
+    pinned.wait();
     window_start_ = clock::now();
   }
 
@@ -157,8 +165,9 @@ class numa_pool {
   node_index worker_node(std::size_t w) const noexcept { return workers_[w]->node; }
   /// The workers `w` steals from, in order: its node's, then circle by circle.
   const std::vector<std::size_t>& steal_order(std::size_t w) const noexcept { return workers_[w]->steal_order; }
-  /// Whether pthread_setaffinity_np failed for some worker.
+  /// Whether pinning failed for some worker, and why (the first failure's message).
   bool pinning_failed() const noexcept { return pin_failures_.load() > 0; }
+  const std::string& pinning_error() const noexcept { return pin_error_; }
   /// Tasks that ran on another CPU than their (pinned) worker's: 0 when pinning holds.
   std::uint64_t off_cpu_runs() const noexcept { return off_cpu_runs_.load(); }
 
@@ -196,7 +205,7 @@ class numa_pool {
       std::vector<bool> home(machine_.topology.node_count(), false);
       home[grp.node] = true;
       std::string ignored;
-      apply_policy(grp, MPOL_PREFERRED, home, ignored, grp.regions.size() - 1);
+      apply_policy(grp, home, ignored, grp.regions.size() - 1);
     }
   }
 
@@ -243,17 +252,10 @@ class numa_pool {
   /// Where each page of group `g`'s memory is now, per node index (move_pages query).
   std::vector<std::size_t> pages_per_node(group_id g) const {
     std::vector<std::size_t> count(machine_.topology.node_count(), 0);
-    std::vector<void*> pages;
-    for (const auto& r : groups_.at(g)->regions) {
-      for (std::size_t off = 0; off < r.bytes; off += page_size) pages.push_back(r.base + off);
-    }
-    std::vector<int> status(pages.size(), -1);
-    constexpr std::size_t batch = 4096;
-    for (std::size_t first = 0; first < pages.size(); first += batch) {
-      const std::size_t n = std::min(batch, pages.size() - first);
-      if (sys::query_pages(0, n, pages.data() + first, status.data() + first) != 0) continue;
-    }
-    for (const int s : status) {
+    numaplace::os::page_sampler pages;
+    for (const auto& r : groups_.at(g)->regions) pages.add_range(r.base, r.bytes);
+    if (!pages.query(machine_.topology).status) return count;
+    for (const int s : pages.page_status()) {
       if (s < 0) continue;
       if (const auto idx = machine_.topology.index_of(static_cast<numaplace::node_id>(s))) ++count[*idx];
     }
@@ -279,8 +281,7 @@ class numa_pool {
     std::deque<job> queue;
     std::vector<std::size_t> steal_order;
     std::thread thread;
-    std::vector<void*> sample;  // scratch for move_pages, owned by the worker's thread
-    std::vector<int> status;
+    numaplace::os::page_sampler sampler;  // used by the worker's thread only
   };
 
   struct region {
@@ -318,11 +319,12 @@ class numa_pool {
     return order;
   }
 
-  void pin(std::size_t w) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(workers_[w]->cpu, &set);
-    if (pthread_setaffinity_np(workers_[w]->thread.native_handle(), sizeof set, &set) != 0) pin_failures_.fetch_add(1);
+  // On worker w's own thread, before it takes work.
+  void pin_self(std::size_t w) {
+    const unsigned cpu[] = {workers_[w]->cpu};
+    const numaplace::os::os_status s = numaplace::os::pin_this_thread(cpu);
+    // Only the first failure writes the message; readers wait for the constructor's latch.
+    if (!s && pin_failures_.fetch_add(1) == 0) pin_error_ = s.message;
   }
 
   // A worker on `node`, or on the nearest node that has workers.
@@ -388,7 +390,7 @@ class numa_pool {
   // node the worker runs on.
   void sample(worker& self, group& g) {
     if (g.pages == 0 || options_.sample_pages == 0) return;
-    self.sample.clear();
+    self.sampler.clear();
     const std::uint64_t first = g.cursor.fetch_add(options_.sample_pages);
     for (unsigned i = 0; i < options_.sample_pages; ++i) {
       // Stride through the group's pages with a step coprime to most sizes, so consecutive
@@ -397,20 +399,15 @@ class numa_pool {
       for (const auto& r : g.regions) {
         const std::size_t in_region = (r.bytes + page_size - 1) / page_size;
         if (page < in_region) {
-          self.sample.push_back(r.base + page * page_size);
+          self.sampler.add_page(r.base + page * page_size);
           break;
         }
         page -= in_region;
       }
     }
-    self.status.assign(self.sample.size(), -1);
-    if (sys::query_pages(0, self.sample.size(), self.sample.data(), self.status.data()) != 0) return;
     const auto kind = g.kind == sharing::shared_memory ? numaplace::access::shared : numaplace::access::private_access;
-    for (const int s : self.status) {
-      if (s < 0) continue;  // -ENOENT: not touched yet
-      const auto idx = machine_.topology.index_of(static_cast<numaplace::node_id>(s));
-      if (idx) g.task_faults.record(*idx, self.node, kind, 1);
-    }
+    // Pages not touched yet are not present and not recorded; a failed query records nothing.
+    (void)self.sampler.record(machine_.topology, g.task_faults, self.node, kind);
   }
 
   group_decision decide(group& g, std::uint64_t period_ns) {
@@ -427,7 +424,7 @@ class numa_pool {
       d.interleave.assign(mask.get(), mask.get() + nodes);
       const auto used = std::count(d.interleave.begin(), d.interleave.end(), true);
       if (used > 0 && d.interleave != g.mask && options_.move_memory) {
-        d.memory_moved = apply_policy(g, used > 1 ? MPOL_INTERLEAVE : MPOL_PREFERRED, d.interleave, d.mbind_error);
+        d.memory_moved = apply_policy(g, d.interleave, d.mbind_error);
         if (d.memory_moved) g.mask = d.interleave;
       }
       // A shared group's tasks are placed by the caller (spread); keep its node as advice.
@@ -437,28 +434,30 @@ class numa_pool {
       if (options_.move_memory) {
         std::vector<bool> one(nodes, false);
         one[d.preferred] = true;
-        d.memory_moved = apply_policy(g, MPOL_PREFERRED, one, d.mbind_error);
+        d.memory_moved = apply_policy(g, one, d.mbind_error);
       }
     }
     d.runs_on = g.node;
     return d;
   }
 
-  // mbind every region of `g` to `nodes` (node indices) with `mode`, moving pages already there.
-  // Only region `only` when given.
-  bool apply_policy(group& g, int mode, const std::vector<bool>& nodes, std::string& error,
+  // Every region of `g` (only region `only` when given) prefers the one node of `nodes` (node
+  // indices), or interleaves over several; pages already there move.
+  bool apply_policy(group& g, const std::vector<bool>& nodes, std::string& error,
                     std::size_t only = static_cast<std::size_t>(-1)) {
-    std::vector<numaplace::node_id> ids;
+    std::vector<unsigned> ids;
     for (node_index n = 0; n < nodes.size(); ++n) {
-      if (nodes[n]) ids.push_back(machine_.topology.id_of(n));
+      if (nodes[n]) ids.push_back(static_cast<unsigned>(machine_.topology.id_of(n)));
     }
     if (ids.empty()) return false;
-    const std::vector<unsigned long> mask = sys::make_mask(ids);
+    constexpr auto move = numaplace::os::existing_pages::move;
     for (std::size_t i = 0; i < g.regions.size(); ++i) {
       if (only != static_cast<std::size_t>(-1) && i != only) continue;
       const region& r = g.regions[i];
-      if (sys::bind_memory(r.base, r.bytes, mode, mask, MPOL_MF_MOVE) != 0) {
-        error = std::string("mbind: ") + std::strerror(errno);
+      const numaplace::os::os_status s = ids.size() == 1 ? numaplace::os::prefer_memory(r.base, r.bytes, ids[0], move)
+                                                         : numaplace::os::interleave_memory(r.base, r.bytes, ids, move);
+      if (!s) {
+        error = s.message;
         return false;
       }
     }
@@ -476,6 +475,7 @@ class numa_pool {
   std::atomic<std::size_t> queued_{0};
   std::atomic<std::size_t> pending_{0};
   std::atomic<unsigned> pin_failures_{0};
+  std::string pin_error_;
   std::atomic<std::uint64_t> off_cpu_runs_{0};
   std::mutex sleep_mutex_;
   std::condition_variable sleep_cv_;

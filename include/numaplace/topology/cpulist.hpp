@@ -96,4 +96,21 @@ inline std::vector<unsigned> parse_cpulist(std::string_view text, const std::str
   return out;
 }
 
+/// The cpulist text of `numbers` ("0-3,8"): the inverse of parse_cpulist, for messages. Any
+/// order and repeats are fine; an empty list is "".
+inline std::string format_cpulist(std::vector<unsigned> numbers) {
+  std::sort(numbers.begin(), numbers.end());
+  numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+  std::string out;
+  for (std::size_t i = 0; i < numbers.size();) {
+    std::size_t j = i;
+    while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(numbers[i]);
+    if (j > i) out += '-' + std::to_string(numbers[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
 }  // namespace numaplace
