@@ -1,7 +1,8 @@
-# Installation: headers, the numaplace::numaplace target, the optional numaplace::hwloc
-# component and a package config, so that after cmake --install
+# Installation: headers, the numaplace::numaplace target, the optional numaplace::hwloc and
+# numaplace::linux components and a package config, so that after cmake --install
 #   find_package(numaplace CONFIG REQUIRED)                      -> numaplace::numaplace
 #   find_package(numaplace CONFIG REQUIRED COMPONENTS hwloc)     -> also numaplace::hwloc
+#   find_package(numaplace CONFIG REQUIRED COMPONENTS linux)     -> also numaplace::linux
 # work. Needs GNUInstallDirs (included by the top-level CMakeLists.txt, before the target).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -17,6 +18,13 @@ install(EXPORT numaplace-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_I
 if(NUMAPLACE_HAVE_HWLOC)
   install(TARGETS numaplace_hwloc EXPORT numaplace-hwloc-targets)
   install(EXPORT numaplace-hwloc-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
+endif()
+
+# The linux component too: its link interface names Threads::Threads, which the package config
+# finds only when the component is asked for.
+if(NUMAPLACE_HAVE_LINUX)
+  install(TARGETS numaplace_linux EXPORT numaplace-linux-targets)
+  install(EXPORT numaplace-linux-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
 endif()
 
 configure_package_config_file(cmake/numaplace-config.cmake.in

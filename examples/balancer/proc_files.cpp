@@ -1,6 +1,5 @@
 #include "proc_files.hpp"
 
-#include <numaplace/topology/cpulist.hpp>
 #include <numaplace/topology/error.hpp>
 
 #include <fcntl.h>
@@ -57,14 +56,6 @@ std::uint64_t checked_bytes(std::uint64_t pages, std::uint64_t page_kib, const s
     throw proc_error(source, line, "page count " + std::to_string(pages) + " overflows");
   }
   return pages * page_kib * 1024;
-}
-
-std::vector<unsigned> list_of(std::string_view value, const std::string& source, std::size_t line) {
-  try {
-    return numaplace::parse_cpulist(value, source, line);
-  } catch (const numaplace::topology_error& e) {
-    throw proc_error(source, line, e.reason());
-  }
 }
 
 // Whole-file reads with errno: what tells a vanished process from a refused one.
@@ -158,48 +149,6 @@ numa_maps_summary parse_numa_maps(std::string_view text, const std::string& sour
   return out;
 }
 
-status_info parse_status(std::string_view text, const std::string& source) {
-  status_info out;
-  bool have_name = false, have_pid = false, have_threads = false, have_cpus = false, have_mems = false;
-  for_each_line(text, [&](std::string_view line, std::size_t number) {
-    if (line.empty()) return;
-    const auto colon = line.find(':');
-    if (colon == std::string_view::npos) throw proc_error(source, number, "expected 'Key:\tvalue'");
-    const std::string_view key = line.substr(0, colon);
-    std::string_view value = line.substr(colon + 1);
-    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-    if (key == "Name") {
-      out.name = std::string(value);
-      have_name = true;
-    } else if (key == "Pid") {
-      const auto v = number_of<int>(value);
-      if (!v || *v <= 0) throw proc_error(source, number, "Pid '" + std::string(value) + "' is not a process id");
-      out.pid = *v;
-      have_pid = true;
-    } else if (key == "Threads") {
-      const auto v = number_of<unsigned>(value);
-      if (!v) throw proc_error(source, number, "Threads '" + std::string(value) + "' is not a number");
-      out.threads = *v;
-      have_threads = true;
-    } else if (key == "Cpus_allowed_list") {
-      out.cpus_allowed = list_of(value, source, number);
-      have_cpus = true;
-    } else if (key == "Mems_allowed_list") {
-      out.mems_allowed = list_of(value, source, number);
-      have_mems = true;
-    }
-  });
-  const auto need = [&](bool have, const char* key) {
-    if (!have) throw proc_error(source, 0, std::string("no ") + key + " line");
-  };
-  need(have_name, "Name");
-  need(have_pid, "Pid");
-  need(have_threads, "Threads");
-  need(have_cpus, "Cpus_allowed_list");
-  need(have_mems, "Mems_allowed_list");
-  return out;
-}
-
 task_stat parse_task_stat(std::string_view text, const std::string& source) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
   if (text.find('\n') != std::string_view::npos) throw proc_error(source, 2, "expected one line");
@@ -257,7 +206,11 @@ std::optional<process_snapshot> read_process(const std::filesystem::path& proc_r
   };
 
   if (!read_or(dir / "status")) return gone("no such process");
-  p.status = parse_status(text, (dir / "status").string());
+  try {
+    p.status = numaplace::os::parse_status(text, (dir / "status").string());
+  } catch (const numaplace::topology_error& e) {
+    throw proc_error(e.where().source, e.where().line, e.reason());
+  }
   if (!read_or(dir / "numa_maps")) return gone(std::string("exited while being read (") + std::strerror(error) + ")");
   p.memory = parse_numa_maps(text, (dir / "numa_maps").string());
   for (const int tid : list_threads(proc_root, pid)) {

@@ -12,6 +12,8 @@
 // Parse errors throw proc_error, whose message names the file and line. The root of /proc is
 // a parameter, so tests read fixture trees recorded from real processes.
 
+#include <numaplace/linux/proc_status.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -45,15 +47,9 @@ struct numa_maps_summary {
 
 numa_maps_summary parse_numa_maps(std::string_view text, const std::string& source);
 
-struct status_info {
-  std::string name;
-  int pid = 0;
-  unsigned threads = 0;
-  std::vector<unsigned> cpus_allowed;
-  std::vector<unsigned> mems_allowed;
-};
-
-status_info parse_status(std::string_view text, const std::string& source);
+/// The status file is parsed by the library (numaplace::os::parse_status, which throws
+/// topology_error); read_process reports its errors as proc_error like the others.
+using status_info = numaplace::os::process_status;
 
 struct task_stat {
   int tid = 0;

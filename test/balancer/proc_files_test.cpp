@@ -57,25 +57,6 @@ TEST_CASE("numa_maps: errors name the file and line") {
         "maps:1: 'kernelpagesize_kB=0' is not a page size");
 }
 
-TEST_CASE("status: name, pid, threads, allowed CPUs and nodes; missing lines and bad lists are errors") {
-  const auto s = balancer::parse_status(
-      "Name:\tmy proc\nUmask:\t0022\nPid:\t42\nThreads:\t3\nCpus_allowed:\tff\nCpus_allowed_list:\t0-3,6\n"
-      "Mems_allowed_list:\t0-1\n",
-      "status");
-  CHECK(s.name == "my proc");
-  CHECK(s.pid == 42);
-  CHECK(s.threads == 3);
-  CHECK(s.cpus_allowed == std::vector<unsigned>{0, 1, 2, 3, 6});
-  CHECK(s.mems_allowed == std::vector<unsigned>{0, 1});
-  CHECK(error_of([] { balancer::parse_status("Name:\tx\nPid:\t1\nThreads:\t1\nCpus_allowed_list:\t0\n", "st"); }) ==
-        "st: no Mems_allowed_list line");
-  CHECK(error_of([] {
-          balancer::parse_status("Name:\tx\nPid:\t1\nThreads:\t1\nCpus_allowed_list:\t3-1\nMems_allowed_list:\t0\n", "st");
-        }).starts_with("st:4: reversed range '3-1'"));
-  CHECK(error_of([] { balancer::parse_status("Name:\tx\nno colon here\n", "st"); }) == "st:2: expected 'Key:\tvalue'");
-  CHECK(error_of([] { balancer::parse_status("Pid:\t-3\n", "st"); }) == "st:1: Pid '-3' is not a process id");
-}
-
 TEST_CASE("task stat: the CPU is field 39, after a command that may hold spaces and parentheses") {
   std::string fields;
   for (int f = 4; f <= 52; ++f) fields += ' ' + std::to_string(f == 39 ? 7 : f);
@@ -134,5 +115,10 @@ TEST_CASE("read_process: a malformed file is reported with its path") {
   std::ofstream(root / "169" / "numa_maps") << "00400000 default N0=1\n00401000 default N1=two\n";
   CHECK(error_of([&] { balancer::read_process(root, 169); }) ==
         (root / "169" / "numa_maps").string() + ":2: 'N1=two': the page count is not a number");
+  // The status parser is the library's (numaplace::os::parse_status); its errors arrive as
+  // proc_error with the same file and line.
+  std::ofstream(root / "169" / "status") << "Name:\tx\nPid:\t169\nThreads:\t1\nCpus_allowed_list:\t0-\n";
+  CHECK(error_of([&] { balancer::read_process(root, 169); }) ==
+        (root / "169" / "status").string() + ":4: '0-' is not a number or a range such as 0-3");
   std::filesystem::remove_all(root);
 }

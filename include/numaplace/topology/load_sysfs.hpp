@@ -32,14 +32,7 @@ namespace detail {
 inline std::optional<std::vector<unsigned>> sysfs_node_list(const std::filesystem::path& file) {
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return std::nullopt;
-  const std::string source = file.string();
-  auto ids = parse_cpulist(read_text(file), source, 1);
-  for (const unsigned id : ids) {
-    if (id >= max_nodes) {
-      fail(source, 1, "node id " + std::to_string(id) + " is outside 0.." + std::to_string(max_nodes - 1));
-    }
-  }
-  return ids;
+  return parse_node_list(read_text(file), file.string(), 1);
 }
 
 // Without an `online` file (some copied trees lack it), every nodeN folder counts as online.

@@ -128,6 +128,18 @@ inline node_id parse_node_id(std::string_view word, const std::string& source, s
   return static_cast<node_id>(parse_unsigned(word, "node id", max_nodes - 1, source, line));
 }
 
+/// A node list ("0-1,3", as sysfs `online` and /proc/PID/status Mems_allowed_list write it):
+/// a cpulist whose numbers are node ids, so each must be below max_nodes.
+inline std::vector<unsigned> parse_node_list(std::string_view text, const std::string& source, std::size_t line) {
+  auto ids = parse_cpulist(text, source, line);
+  for (const unsigned id : ids) {
+    if (id >= max_nodes) {
+      fail(source, line, "node id " + std::to_string(id) + " is outside 0.." + std::to_string(max_nodes - 1));
+    }
+  }
+  return ids;
+}
+
 /// Memory given as a count of `unit` bytes, refusing a product that overflows 64 bits.
 inline std::uint64_t bytes_of(std::uint64_t count, std::uint64_t unit, const std::string& source, std::size_t line) {
   if (count > std::numeric_limits<std::uint64_t>::max() / unit) fail(source, line, "memory size is too large");
