@@ -5,7 +5,6 @@
 // (a cpuset can hide some), or any topology whose nodes list their CPUs.
 
 #include <algorithm>
-#include <concepts>
 #include <cstddef>
 #include <span>
 #include <stdexcept>
@@ -13,43 +12,10 @@
 #include <vector>
 
 #include "../topology/concept.hpp"
-#include "../topology/neighbour_order.hpp"
 #include "../topology/types.hpp"
+#include "node_cpus.hpp"
 
 namespace numaplace::adapters {
-
-/// CPU numbers per dense node index; an empty list is a node without (usable) CPUs.
-using node_cpu_lists = std::vector<std::vector<unsigned>>;
-
-/// A topology that lists each node's CPUs (dynamic_topology, presets, load::sysfs).
-template <class T>
-concept lists_node_cpus = numa_topology<T> && requires(const T& t, node_index a) {
-  { *std::begin(t.cpus(a)) } -> std::convertible_to<unsigned>;
-};
-
-/// Every node's CPUs as the topology lists them (CPU-less nodes give an empty list).
-template <lists_node_cpus T>
-node_cpu_lists cpus_by_node(const T& t) {
-  node_cpu_lists out(t.node_count());
-  for (node_index n = 0; n < t.node_count(); ++n) {
-    if (node_has_cpu(t, n)) out[n].assign(std::begin(t.cpus(n)), std::end(t.cpus(n)));
-  }
-  return out;
-}
-
-/// All nodes, circle by circle around `start`: `start`, then the nodes at the next distance
-/// from it (by index), and so on outward; the order the scheduler widens its search in
-/// (sched_init_numa's levels, Linux 3.13+). Throws std::invalid_argument for a node not in `t`.
-template <numa_topology T>
-std::vector<node_index> circle_order(const T& t, node_index start) {
-  if (start >= t.node_count()) {
-    throw std::invalid_argument("circle_order: start node index " + std::to_string(start) + " is not in the " +
-                                std::to_string(t.node_count()) + "-node topology");
-  }
-  std::vector<node_index> order(t.node_count());
-  detail::fill_neighbour_order(t, start, order);
-  return order;
-}
 
 /// One OpenMP place for a set of CPUs: "{0:4}" for 0,1,2,3, "{0:2,8:2}" for 0,1,8,9, "{5}" for
 /// one CPU (OpenMP 5.0 section 6.5: a place is a brace list of resource intervals
@@ -160,7 +126,9 @@ omp_binding advise_openmp(const T& t, const node_cpu_lists& cpus, node_index sta
   return b;
 }
 
-template <lists_node_cpus T>
+/// The same for a topology that lists its nodes' CPUs (dynamic_topology, a preset).
+template <class T>
+  requires numa_topology<T> && lists_node_cpus<T>
 omp_binding advise_openmp(const T& t, node_index start, unsigned threads) {
   return advise_openmp(t, cpus_by_node(t), start, threads);
 }
