@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../stats/fault_view.hpp"
 #include "../topology/concept.hpp"
 #include "../topology/neighbour_order.hpp"
 #include "../topology/types.hpp"
@@ -48,6 +49,16 @@ std::vector<node_index> circle_order(const T& t, node_index start) {
   std::vector<node_index> order(t.node_count());
   detail::fill_neighbour_order(t, start, order);
   return order;
+}
+
+/// The node nearest `n`, circle by circle, whose list in `cpus` is not empty: `n` itself when
+/// it has CPUs; no_node when no node has. Work meant for a memory-only node runs there.
+template <numa_topology T>
+node_index nearest_node_with_cpus(const T& t, const node_cpu_lists& cpus, node_index n) {
+  for (const node_index near : circle_order(t, n)) {
+    if (near < cpus.size() && !cpus[near].empty()) return near;
+  }
+  return no_node;
 }
 
 }  // namespace numaplace::adapters
