@@ -27,8 +27,9 @@ struct machine {
 };
 
 /// Takes the --node-cpus options out of argv (the rest stays for the example) and builds the
-/// machine. Throws numaplace::topology_error ("--node-cpus 2: ...") for a bad list.
-inline machine read_machine(std::vector<std::string>& args) {
+/// machine; `affinity`, when given, stands for the calling thread's CPUs. Throws
+/// numaplace::topology_error ("--node-cpus 2: ...") for a bad list.
+inline machine read_machine(std::vector<std::string>& args, const std::vector<unsigned>* affinity = nullptr) {
   numaplace::adapters::node_cpu_lists given;
   std::vector<std::string> rest;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -43,7 +44,8 @@ inline machine read_machine(std::vector<std::string>& args) {
   }
   args = rest;
   if (given.empty()) {
-    const auto usable = numaplace::os::usable_machine::this_process();
+    const auto usable = affinity == nullptr ? numaplace::os::usable_machine::this_process()
+                                            : numaplace::os::usable_machine::read({}, [affinity] { return *affinity; });
     return {usable.topology(), numaplace::adapters::cpus_by_node(usable), false};
   }
   auto topology = numaplace::generate::fully_connected(given.size(), 20);

@@ -1,8 +1,8 @@
 // A worker-start hook on a plain std::thread pool: each worker calls hook(i) as it starts and
-// is pinned to a node, workers spread over the nodes circle by circle from node 0 (or all on
-// --node N). Each worker then reports where it runs (getcpu).
+// is pinned to a node, workers spread over the nodes circle by circle from --start (node 0 by
+// default), or all on --node N. Each worker then reports where it runs (getcpu).
 //
-//   numaplace-hook-example [--workers W] [--node N] [--node-cpus LIST]...
+//   numaplace-hook-example [--workers W] [--start S | --node N] [--node-cpus LIST]...
 #include <numaplace/adapters/node_pinning_hook.hpp>
 #include <numaplace/linux/affinity.hpp>
 
@@ -22,10 +22,11 @@ int main(int argc, char** argv) try {
   const adapter_example::machine m = adapter_example::read_machine(args);
   adapter_example::print_machine(m);
   const unsigned workers = adapter_example::unsigned_option(args, "--workers", 4);
+  const unsigned start = adapter_example::unsigned_option(args, "--start", 0);
   const unsigned one_node = adapter_example::unsigned_option(args, "--node", ~0u);
 
   using numaplace::adapters::node_pinning_hook;
-  const node_pinning_hook hook = one_node == ~0u ? node_pinning_hook::spread(m.topology, m.cpus, 0)
+  const node_pinning_hook hook = one_node == ~0u ? node_pinning_hook::spread(m.topology, m.cpus, start)
                                                  : node_pinning_hook::one_node(m.topology, m.cpus, one_node);
   // What a pool keeps: a start callback it calls on each worker's thread.
   const std::function<void(std::size_t)> on_worker_start = hook;

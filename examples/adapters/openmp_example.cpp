@@ -3,9 +3,16 @@
 // runtime reads its environment once, when it loads), and each thread of a parallel region
 // reports its place as the runtime parsed it and where it runs (getcpu).
 //
+// The second run is told the CPUs the first one could use: libgomp binds the initial thread to
+// the first place as it loads, so the second run's own affinity is that place alone, and a
+// machine read from it would have one node. A program choosing its own places must likewise
+// read the machine before the OpenMP runtime starts (or in a process without it).
+//
 //   numaplace-openmp-example [--threads T] [--start N] [--node-cpus LIST]...
 #include <numaplace/adapters/openmp_places.hpp>
 #include <numaplace/linux/affinity.hpp>
+#include <numaplace/linux/usable_machine.hpp>
+#include <numaplace/topology/cpulist.hpp>
 
 #include "example_machine.hpp"
 
@@ -23,7 +30,8 @@
 
 namespace {
 
-constexpr const char* child_marker = "NUMAPLACE_OPENMP_EXAMPLE_CHILD";
+// Set in the second run: the CPUs the first run could use (cpulist text).
+constexpr const char* child_marker = "NUMAPLACE_OPENMP_EXAMPLE_CPUS";
 
 std::vector<unsigned> place_cpus(int place) {
   std::vector<int> ids(static_cast<std::size_t>(omp_get_place_num_procs(place)));
@@ -35,19 +43,22 @@ std::vector<unsigned> place_cpus(int place) {
 
 int main(int argc, char** argv) try {
   std::vector<std::string> args(argv + 1, argv + argc);
-  const adapter_example::machine m = adapter_example::read_machine(args);
+  const char* inherited = std::getenv(child_marker);
+  const std::vector<unsigned> first_run_cpus =
+      inherited ? numaplace::parse_cpulist(inherited, child_marker, 0) : numaplace::os::calling_thread_affinity();
+  const adapter_example::machine m = adapter_example::read_machine(args, &first_run_cpus);
   const unsigned threads = adapter_example::unsigned_option(args, "--threads", 2);
   const unsigned start = adapter_example::unsigned_option(args, "--start", 0);
   const numaplace::adapters::omp_binding b = numaplace::adapters::advise_openmp(m.topology, m.cpus, start, threads);
 
-  if (std::getenv(child_marker) == nullptr) {
+  if (inherited == nullptr) {
     std::cout << "OMP_PLACES=" << b.places << "\nOMP_PROC_BIND=" << b.proc_bind << "\nOMP_NUM_THREADS=" << threads
               << '\n'
               << std::flush;
     setenv("OMP_PLACES", b.places.c_str(), 1);
     setenv("OMP_PROC_BIND", b.proc_bind.c_str(), 1);
     setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
-    setenv(child_marker, "1", 1);
+    setenv(child_marker, numaplace::format_cpulist(first_run_cpus).c_str(), 1);
     execv("/proc/self/exe", argv);
     std::cerr << "numaplace-openmp-example: execv(/proc/self/exe): " << std::strerror(errno) << '\n';
     return 1;
