@@ -48,6 +48,25 @@ TEST_CASE("work executed in this machine's arena runs on its CPUs; the caller ge
   CHECK(arenas.pinning_failures() == 0);
 }
 
+TEST_CASE("an execute nested in another node's work returns the thread to the outer node's CPUs") {
+  const std::vector<unsigned> mine = os::calling_thread_affinity();
+  if (mine.size() < 2) {
+    MESSAGE("skipped: needs two usable CPUs");
+    return;
+  }
+  // Two nodes of one CPU each, made of this thread's first two CPUs.
+  tbb_node_arenas arenas(generate::fully_connected(2), node_cpu_lists{{mine[0]}, {mine[1]}});
+  std::vector<unsigned> inner, outer_after;
+  arenas.execute(0, [&] {
+    arenas.execute(1, [&] { inner = os::calling_thread_affinity(); });
+    outer_after = os::calling_thread_affinity();
+  });
+  CHECK(inner == std::vector<unsigned>{mine[1]});
+  CHECK(outer_after == std::vector<unsigned>{mine[0]});
+  CHECK(os::calling_thread_affinity() == mine);
+  CHECK(arenas.pinning_failures() == 0);
+}
+
 TEST_CASE("a group's work goes to its preferred node, or the fallback while it has no faults") {
   const dynamic_topology t = presets::find("seed000-8node")->build();
   with_placement<stacks::linux_modern>(t, [&](const auto& pl) {

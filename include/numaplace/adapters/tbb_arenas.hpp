@@ -10,8 +10,9 @@
 // cpuset or the caller's affinity leaves this process. Pinning here is explicit and checked.
 //
 // A thread that calls execute() works in the arena too, so it is pinned while inside and gets
-// its previous CPUs back when it leaves (nested execute calls are undone in order). TBB's
-// worker threads are shared by all arenas; each entry pins them to the arena they join.
+// its previous CPUs back when it leaves; an execute nested in another arena's work returns the
+// thread to the outer arena's CPUs. TBB's worker threads are shared by all arenas; each entry
+// pins them to the arena they join.
 //
 // Needs oneTBB (CMake target numaplace::tbb) and the Linux layer (numaplace::linux).
 
@@ -64,8 +65,9 @@ class pinning_record {
 
 namespace detail {
 
-// Pins threads entering one arena to its node's CPUs; an external thread gets its own CPUs
-// back on leaving. Callbacks must not throw into TBB: failures go to the record.
+// Pins threads entering one arena to its node's CPUs, and on leaving gives a thread back what
+// it had: an external thread its own CPUs, a thread leaving a nested arena the enclosing
+// arena's CPUs. Callbacks must not throw into TBB: failures go to the record.
 class node_pinning_observer final : public tbb::task_scheduler_observer {
  public:
   node_pinning_observer(tbb::task_arena& arena, std::vector<unsigned> cpus, pinning_record& record)
@@ -75,30 +77,46 @@ class node_pinning_observer final : public tbb::task_scheduler_observer {
   ~node_pinning_observer() override { observe(false); }
 
   void on_scheduler_entry(bool is_worker) override {
-    if (!is_worker) {
+    thread_pins& t = pins();
+    std::vector<unsigned> restore;  // empty: nothing to restore (a worker's own arena)
+    if (!t.restore_on_exit.empty()) {
+      restore = t.pinned_to;
+    } else if (!is_worker) {
       try {
-        saved().push_back(os::calling_thread_affinity());
+        restore = os::calling_thread_affinity();
       } catch (const std::exception& e) {
         record_->fail(e.what());
-        saved().emplace_back();  // keeps entries and exits paired
       }
     }
-    if (const os::os_status s = os::pin_this_thread(cpus_); !s) record_->fail(s.message);
+    t.restore_on_exit.push_back(std::move(restore));
+    pin(cpus_);
   }
 
-  void on_scheduler_exit(bool is_worker) override {
-    if (is_worker || saved().empty()) return;
-    const std::vector<unsigned> before = std::move(saved().back());
-    saved().pop_back();
-    if (before.empty()) return;
-    if (const os::os_status s = os::pin_this_thread(before); !s) record_->fail(s.message);
+  void on_scheduler_exit(bool) override {
+    thread_pins& t = pins();
+    if (t.restore_on_exit.empty()) return;  // entered before this observer observed
+    std::vector<unsigned> restore = std::move(t.restore_on_exit.back());
+    t.restore_on_exit.pop_back();
+    if (!restore.empty()) pin(restore);
   }
 
  private:
-  // The CPUs each external thread had before each arena it is inside, innermost last.
-  static std::vector<std::vector<unsigned>>& saved() {
-    thread_local std::vector<std::vector<unsigned>> stack;
-    return stack;
+  // Per thread: what to restore on each exit, innermost last, and the CPUs it is pinned to.
+  struct thread_pins {
+    std::vector<std::vector<unsigned>> restore_on_exit;
+    std::vector<unsigned> pinned_to;
+  };
+  static thread_pins& pins() {
+    thread_local thread_pins p;
+    return p;
+  }
+
+  void pin(const std::vector<unsigned>& cpus) {
+    if (const os::os_status s = os::pin_this_thread(cpus); !s) {
+      record_->fail(s.message);
+      return;
+    }
+    pins().pinned_to = cpus;
   }
 
   std::vector<unsigned> cpus_;
