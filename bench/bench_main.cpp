@@ -6,6 +6,10 @@
 //   BM_stack/<stack>/<kind>/<n>    numaplace's composed placement, kind fixed at compile time
 //   BM_kernel_style/<kind>/<n>     kernel_style.hpp: the modern kernel's logic transcribed as
 //                                  it is written, branching on the topology type at run time
+//   BM_owned/linux-modern/<kind>/<n>  owned_placement (a class member): one variant dispatch
+//                                  per decision
+//   BM_any/linux-modern/<kind>/<n>    any_placement (stack chosen at run time): one virtual call
+//                                  per decision
 //
 // Every benchmark rotates through the same 16 grouped tasks' faults. Before timing anything
 // the program checks, for every kind and size, that the kernel-style transcription and
@@ -21,6 +25,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <numaplace/any_placement.hpp>
+#include <numaplace/owned_placement.hpp>
 #include <numaplace/stacks.hpp>
 #include <numaplace/topology/classify.hpp>
 
@@ -104,6 +110,20 @@ void register_stack(std::string_view name, const machine& m) {
   });
 }
 
+// The placements a runtime keeps, against BM_stack/linux-modern (with_placement's).
+void register_kept(const machine& m) {
+  const std::string where = std::string(kind_name(m.kind)) + "/" + std::to_string(m.n);
+  benchmark::RegisterBenchmark(("BM_owned/linux-modern/" + where).c_str(), [&m](benchmark::State& state) {
+    const numaplace::owned_placement<numaplace::stacks::linux_modern> pl(m.topo);
+    decide_loop(state, m.faults.inputs(), [&](const decision_input& in) { return pl.preferred_node(in); });
+  });
+  benchmark::RegisterBenchmark(("BM_any/linux-modern/" + where).c_str(), [&m](benchmark::State& state) {
+    const auto pl = numaplace::any_placement::named("linux-modern", m.topo);
+    if (!pl) fail("any_placement does not know linux-modern");
+    decide_loop(state, m.faults.inputs(), [&](const decision_input& in) { return pl->preferred_node(in); });
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -139,6 +159,7 @@ int main(int argc, char** argv) {
       numaplace::for_each_stack([&](std::string_view name, auto stack) {
         register_stack<typename decltype(stack)::type>(name, *m);
       });
+      register_kept(*m);
       const machine* mp = m.get();
       benchmark::RegisterBenchmark(
           ("BM_kernel_style/" + std::string(kind_name(m->kind)) + "/" + std::to_string(n)).c_str(),

@@ -1,7 +1,9 @@
 // numaplace_icount: makes `reps` preferred-node decisions for callgrind to count.
 //
 //   numaplace_icount <mode> <machine> <n> <reps>
-//     mode     argmax | kernel-style | a stack name (linux-modern, vanilla, ...)
+//     mode     argmax | kernel-style | a stack name (linux-modern, vanilla, ...) |
+//              owned | any   linux-modern as a runtime keeps it: owned_placement (a variant
+//                            dispatch per decision) or any_placement (a virtual call)
 //     machine  direct | glueless | backplane   the benchmarks' machines (workloads.hpp)
 //              ring | mesh                    glueless machines as AMD builds them, 6 per hop
 //                                             (10/16/22/...): a ring of n nodes, or a
@@ -21,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include <numaplace/any_placement.hpp>
+#include <numaplace/owned_placement.hpp>
 #include <numaplace/stacks.hpp>
 
 #include "kernel_style.hpp"
@@ -94,7 +98,7 @@ void run_decisions(const fault_inputs& faults, unsigned long reps, Decide&& deci
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: numaplace_icount <argmax|kernel-style|STACK> <direct|glueless|backplane|ring|mesh> <nodes> <reps>\n");
+  std::fprintf(stderr, "usage: numaplace_icount <argmax|kernel-style|owned|any|STACK> <direct|glueless|backplane|ring|mesh> <nodes> <reps>\n");
   return 2;
 }
 
@@ -120,6 +124,16 @@ int main(int argc, char** argv) {
   if (mode == "kernel-style") {
     const auto state = kernel_style::boot(*topo);
     run_decisions(faults, reps, [&](const decision_input& in) { return icount_decide_kernel_style(state, in); });
+    return 0;
+  }
+  if (mode == "owned") {
+    const numaplace::owned_placement<numaplace::stacks::linux_modern> pl(*topo);
+    run_decisions(faults, reps, [&](const decision_input& in) { return icount_decide_placement(pl, in); });
+    return 0;
+  }
+  if (mode == "any") {
+    const auto pl = numaplace::any_placement::named("linux-modern", *topo);
+    run_decisions(faults, reps, [&](const decision_input& in) { return icount_decide_placement(*pl, in); });
     return 0;
   }
   const bool found = numaplace::with_named_placement(mode, *topo, [&](const auto& pl) {
