@@ -29,6 +29,9 @@ TEST_CASE("an arena per node with CPUs; a memory-only node's work goes to the ne
   CHECK(arenas.arena_node(1) == 1);
   CHECK(arenas.arena_node(5) == 0);  // every GPU node is 80 from both CPU nodes: the lower index
   CHECK(&arenas.arena(5) == &arenas.arena(0));
+  CHECK(arenas.cpus(3).empty());
+  CHECK_THROWS_WITH_AS(arenas.cpus(8), "tbb_node_arenas: node index 8 is not in the 8-node topology",
+                       std::invalid_argument);
   CHECK_THROWS_WITH_AS(arenas.arena_node(no_node), "tbb_node_arenas: node index no_node is not in the 8-node topology",
                        std::invalid_argument);
 }

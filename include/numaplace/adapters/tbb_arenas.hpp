@@ -136,16 +136,15 @@ class tbb_node_arenas {
       throw std::invalid_argument("tbb_node_arenas: " + std::to_string(cpus_.size()) + " CPU lists for " +
                                   std::to_string(topology.node_count()) + " nodes");
     }
-    nodes_.resize(cpus_.size());
-    for (node_index n = 0; n < cpus_.size(); ++n) {
-      if (cpus_[n].empty()) continue;
-      nodes_[n] = std::make_unique<node_arena>(cpus_[n], record_);
-    }
     // Work for a node without CPUs (memory only) goes to the nearest node with an arena.
     routes_.resize(cpus_.size());
     for (node_index n = 0; n < cpus_.size(); ++n) routes_[n] = nearest_node_with_cpus(topology, cpus_, n);
     if (routes_.empty() || routes_.front() == no_node) {
       throw std::invalid_argument("tbb_node_arenas: no node has a usable CPU");
+    }
+    nodes_.resize(cpus_.size());
+    for (node_index n = 0; n < cpus_.size(); ++n) {
+      if (!cpus_[n].empty()) nodes_[n] = std::make_unique<node_arena>(cpus_[n], record_);
     }
   }
 
@@ -157,17 +156,17 @@ class tbb_node_arenas {
 
   std::size_t node_count() const noexcept { return nodes_.size(); }
   bool has_arena(node_index n) const noexcept { return n < nodes_.size() && nodes_[n] != nullptr; }
-  std::span<const unsigned> cpus(node_index n) const noexcept { return cpus_.at(n); }
+  /// The CPUs of node `n`'s arena (empty for a node without one).
+  std::span<const unsigned> cpus(node_index n) const {
+    check_node(n);
+    return cpus_[n];
+  }
 
   /// The node whose arena runs work meant for node `n`: `n` when it has CPUs, else the
   /// nearest node that has, circle by circle. Throws std::invalid_argument for a node that
   /// is not in the topology (no_node included).
   node_index arena_node(node_index n) const {
-    if (n >= routes_.size()) {
-      throw std::invalid_argument("tbb_node_arenas: node index " +
-                                  (n == no_node ? std::string("no_node") : std::to_string(n)) +
-                                  " is not in the " + std::to_string(routes_.size()) + "-node topology");
-    }
+    check_node(n);
     return routes_[n];
   }
 
@@ -204,6 +203,14 @@ class tbb_node_arenas {
   std::string first_pinning_failure() const { return record_.first_failure(); }
 
  private:
+  void check_node(node_index n) const {
+    if (n >= routes_.size()) {
+      throw std::invalid_argument("tbb_node_arenas: node index " +
+                                  (n == no_node ? std::string("no_node") : std::to_string(n)) +
+                                  " is not in the " + std::to_string(routes_.size()) + "-node topology");
+    }
+  }
+
   struct node_arena {
     node_arena(const std::vector<unsigned>& cpus, pinning_record& record)
         : arena(static_cast<int>(cpus.size())), observer((arena.initialize(), arena), cpus, record) {}
