@@ -41,7 +41,7 @@ TEST_CASE("nodes without usable CPUs get no workers") {
 TEST_CASE("the hook pins the calling thread and records it; copies share the record") {
   const auto usable = os::usable_machine::this_process();
   const node_cpu_lists cpus = adapters::cpus_by_node(usable);
-  const auto hook = node_pinning_hook::spread(usable.topology(), cpus, usable.usable_nodes().front());
+  const auto hook = node_pinning_hook::spread(usable, usable.usable_nodes().front());
   const std::function<void(std::size_t)> copy = hook;
   CHECK_FALSE(hook.pin_of(0).has_value());
   std::thread([&] {

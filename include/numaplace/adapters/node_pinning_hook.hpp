@@ -22,6 +22,7 @@
 
 #include "../linux/affinity.hpp"
 #include "../linux/status.hpp"
+#include "../linux/usable_machine.hpp"
 #include "../stats/fault_view.hpp"
 #include "../topology/concept.hpp"
 #include "../topology/types.hpp"
@@ -57,6 +58,14 @@ class node_pinning_hook {
     const node_index target = nearest_node_with_cpus(topology, cpus, node);
     return node_pinning_hook(std::move(cpus), target == no_node ? std::vector<node_index>{}
                                                                 : std::vector<node_index>{target});
+  }
+
+  /// The same on the CPUs this process may use (os::usable_machine).
+  static node_pinning_hook spread(const os::usable_machine& m, node_index start) {
+    return spread(m.topology(), cpus_by_node(m), start);
+  }
+  static node_pinning_hook one_node(const os::usable_machine& m, node_index node) {
+    return one_node(m.topology(), cpus_by_node(m), node);
   }
 
   /// The node worker `worker` is pinned to by this hook (known before the worker starts).
