@@ -39,7 +39,8 @@ node_cpu_lists cpus_by_node(const Machine& m) {
 
 /// All nodes, circle by circle around `start`: `start`, then the nodes at the next distance
 /// from it (by index), and so on outward; the order the scheduler widens its search in
-/// (sched_init_numa builds its domains by these distance levels, Linux 3.5+). Throws std::invalid_argument for a node not in `t`.
+/// (sched_init_numa builds its domains by these distance levels, Linux 3.5+).
+/// Throws std::invalid_argument for a node not in `t`.
 template <numa_topology T>
 std::vector<node_index> circle_order(const T& t, node_index start) {
   if (start >= t.node_count()) {
