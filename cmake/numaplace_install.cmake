@@ -3,6 +3,7 @@
 #   find_package(numaplace CONFIG REQUIRED)                      -> numaplace::numaplace
 #   find_package(numaplace CONFIG REQUIRED COMPONENTS hwloc)     -> also numaplace::hwloc
 #   find_package(numaplace CONFIG REQUIRED COMPONENTS linux)     -> also numaplace::linux
+#   find_package(numaplace CONFIG REQUIRED COMPONENTS tbb)       -> also numaplace::tbb (and linux)
 # work. Needs GNUInstallDirs (included by the top-level CMakeLists.txt, before the target).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -25,6 +26,12 @@ endif()
 if(NUMAPLACE_HAVE_LINUX)
   install(TARGETS numaplace_linux EXPORT numaplace-linux-targets)
   install(EXPORT numaplace-linux-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
+endif()
+
+# And the tbb component: its link interface names TBB::tbb and numaplace::linux.
+if(NUMAPLACE_HAVE_TBB)
+  install(TARGETS numaplace_tbb EXPORT numaplace-tbb-targets)
+  install(EXPORT numaplace-tbb-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
 endif()
 
 configure_package_config_file(cmake/numaplace-config.cmake.in
