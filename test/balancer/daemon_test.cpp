@@ -278,3 +278,30 @@ TEST_CASE("numaplace-balance: --help on stdout with exit 0; usage errors name th
   CHECK(e == 2);
   CHECK(not_pid.find("12x") != std::string::npos);
 }
+
+TEST_CASE("--all: every process with resident pages; one without is passed over quietly") {
+  fixture f;
+  // A process whose one mapping has no page in memory (kernel threads, with an empty
+  // numa_maps, read as gone and are passed over too).
+  const fs::path kthread = f.proc() / "2";
+  fs::create_directories(kthread / "task" / "2");
+  write_file(kthread / "status", "Name:\tkthreadd\nPid:\t2\nThreads:\t1\nCpus_allowed_list:\t0-7\nMems_allowed_list:\t0-7\n");
+  write_file(kthread / "numa_maps", "00400000 default file=/usr/bin/sleep\n");
+  fs::copy_file(f.proc() / "169" / "task" / "169" / "stat", kthread / "task" / "2" / "stat");
+  std::string stat;
+  {
+    std::ifstream in(kthread / "task" / "2" / "stat");
+    std::getline(in, stat);
+  }
+  write_file(kthread / "task" / "2" / "stat", "2 (kthreadd)" + stat.substr(stat.find(") ") + 1) + "\n");
+
+  daemon_process d(balance(f, {"--all", "--interval", "0.2", "--count", "2"}));
+  const int status = d.finish();
+  INFO(d.out());
+  CHECK(status == 0);
+  for (const char* advice : {"recommend nodes 5 (CPUs 5)", "recommend nodes 0-3 (CPUs 0-3)", "recommend nodes 6-7"}) {
+    CHECK(occurrences(d.out(), advice) == 2);
+  }
+  CHECK(d.out().find("pid 2") == std::string::npos);
+  CHECK(last_line(d.out()) == "numaplace-balance: stopped after 2 scans (--count)");
+}
