@@ -11,6 +11,7 @@
 
 #include <numaplace/topology/error.hpp>
 
+#include "advise_command.hpp"
 #include "command.hpp"
 #include "exit_codes.hpp"
 #include "explain_command.hpp"
@@ -29,6 +30,7 @@ int run_cli(int argc, char** argv) {
   commands.push_back(numaplace_cli::make_topo_command(app));
   commands.push_back(numaplace_cli::make_explain_command(app));
   commands.push_back(numaplace_cli::make_sim_command(app));
+  commands.push_back(numaplace_cli::make_advise_command(app));
   // Further subcommands register here, each from its own <name>_command.hpp.
 
   try {

@@ -48,10 +48,12 @@ struct settings {
   std::string sys = "/sys/devices/system/node";
 };
 
+constexpr const char* usage_line =
+    "usage: numa-pool-bench [--groups N] [--mib M] [--iterations I] [--chunks C] "
+    "[--mode on|off|both] [--no-shared] [--sample PAGES] [--sys ROOT]\n";
+
 [[noreturn]] void usage(const std::string& why) {
-  std::cerr << "numa-pool-bench: " << why
-            << "\nusage: numa-pool-bench [--groups N] [--mib M] [--iterations I] [--chunks C] "
-               "[--mode on|off|both] [--no-shared] [--sample PAGES] [--sys ROOT]\n";
+  std::cerr << "numa-pool-bench: " << why << '\n' << usage_line;
   std::exit(2);
 }
 
@@ -78,6 +80,10 @@ settings parse(int argc, char** argv) {
     else if (a == "--no-shared") s.shared = false;
     else if (a == "--sample") s.sample = static_cast<unsigned>(number(a, value()));
     else if (a == "--sys") s.sys = value();
+    else if (a == "-h" || a == "--help") {
+      std::cout << usage_line;
+      std::exit(0);
+    }
     else usage("unknown argument '" + std::string(a) + "'");
   }
   if (s.mode != "on" && s.mode != "off" && s.mode != "both") usage("--mode is on, off or both");

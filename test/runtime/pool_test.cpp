@@ -182,3 +182,19 @@ TEST_CASE("numa-pool-bench runs with placement on and off") {
   CHECK(out.find("private groups' pages on their chosen node: 100.0 %") != std::string::npos);
   CHECK(out.find("summary: triad best GB/s on ") != std::string::npos);
 }
+
+TEST_CASE("numa-pool-bench --help: usage on stdout, exit 0; an unknown argument: exit 2") {
+  FILE* p = popen(NUMA_POOL_BENCH " --help 2>/dev/null", "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p) != nullptr) out += buf.data();
+  CHECK(WEXITSTATUS(pclose(p)) == 0);
+  CHECK(out.starts_with("usage: numa-pool-bench [--groups N]"));
+  FILE* q = popen(NUMA_POOL_BENCH " --no-such-option 2>&1", "r");
+  REQUIRE(q != nullptr);
+  std::string err;
+  while (std::fgets(buf.data(), buf.size(), q) != nullptr) err += buf.data();
+  CHECK(WEXITSTATUS(pclose(q)) == 2);
+  CHECK(err.find("unknown argument '--no-such-option'") != std::string::npos);
+}

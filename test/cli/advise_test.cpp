@@ -1,0 +1,80 @@
+// `numaplace advise -w NCPUS[:MB]`: numad's pre-placement question answered circle by circle,
+// on the 8-node guest's recorded sysfs tree (one CPU per node, MemFree from its meminfo:
+// node 4 has the most, 124424 kB; pairs 0-1, 2-3, 4-5, 6-7 at distance 12, quads at 17).
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+
+using numaplace_cli_test::data_file;
+using numaplace_cli_test::run_numaplace;
+
+namespace {
+
+const std::string guest_sysfs = data_file("proc/seed000-guest/sys");
+
+std::string advise(std::vector<std::string> args) {
+  args.insert(args.begin(), "advise");
+  const auto r = run_numaplace(args);
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  return r.out;
+}
+
+void check_rejected(const std::vector<std::string>& args, const std::string& expected) {
+  const auto r = run_numaplace(args);
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err.find(expected) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("advise -w: the node list numad prints, from the centre with the most free memory") {
+  // One CPU: the node with the most MemFree.
+  CHECK(advise({"-w", "1:16", "--sysfs", guest_sysfs}) == "4\n");
+  CHECK(advise({"-w", "1", "--sysfs", guest_sysfs}) == "4\n");
+  // Two CPUs: a whole distance-12 pair, the pair with the most free memory (4-5: 223 MiB).
+  CHECK(advise({"-w", "2:40", "--sysfs", guest_sysfs}) == "4-5\n");
+  // 230 MiB fits no pair: the circle widens to the quad at distance 17.
+  CHECK(advise({"-w", "2:230", "--sysfs", guest_sysfs}) == "4-7\n");
+  CHECK(advise({"-w", "4:24", "--sysfs", guest_sysfs}) == "4-7\n");
+  CHECK(advise({"-w", "8:200", "--sysfs", guest_sysfs}) == "0-7\n");
+  // A preset has no free memory: equal nodes tie, and the lowest centre wins.
+  CHECK(advise({"-w", "30", "--preset", "seed000-8node"}) == "0-1\n");
+}
+
+TEST_CASE("advise --numactl and --omp-places") {
+  CHECK(advise({"-w", "4:24", "--sysfs", guest_sysfs, "--numactl"}) == "--cpunodebind=4-7 --membind=4-7\n");
+  // A CPU-less memory node (CXL, node 2 at distance 50) is memory for --membind only.
+  CHECK(advise({"-w", "1:70000", "--sysfs", data_file("sysfs/cxl"), "--numactl"}) ==
+        "--cpunodebind=0-1 --membind=0-2\n");
+  CHECK(advise({"-w", "1:16", "--sysfs", guest_sysfs, "--omp-places"}) == "OMP_PLACES={4}\nOMP_PROC_BIND=close\n");
+  CHECK(advise({"-w", "4:24", "--sysfs", guest_sysfs, "--omp-places"}) ==
+        "OMP_PLACES={4},{5},{6},{7}\nOMP_PROC_BIND=spread\n");
+}
+
+TEST_CASE("advise: memory beyond what is free gives every node and says so") {
+  const auto r = run_numaplace({"advise", "-w", "1:900", "--sysfs", guest_sysfs});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "0-7\n");
+  CHECK(r.err.find("less than the 900 MiB asked for") != std::string::npos);
+}
+
+TEST_CASE("advise: bad demands and bad meminfo are usage errors that name the problem") {
+  check_rejected({"advise", "-w", "0", "--sysfs", guest_sysfs}, "-w 0: asks for 0 CPUs");
+  check_rejected({"advise", "-w", "4:", "--sysfs", guest_sysfs}, "-w 4:: the memory (MB) is missing");
+  check_rejected({"advise", "-w", "x", "--sysfs", guest_sysfs}, "CPU count 'x' is not a whole number");
+  check_rejected({"advise", "-w", "1.5", "--sysfs", guest_sysfs}, "CPU count '1.5' is not a whole number");
+  check_rejected({"advise", "-w", "4:-1", "--sysfs", guest_sysfs}, "memory (MB) '-1' is not a whole number");
+  check_rejected({"advise", "-w", "99999999999", "--sysfs", guest_sysfs}, "is too large");
+  check_rejected({"advise", "-w", "9", "--sysfs", guest_sysfs}, "asks for 9 CPUs but sysfs");
+  check_rejected({"advise", "-w", "1:2000", "--sysfs", guest_sysfs}, "asks for 2000 MiB but");
+  check_rejected({"advise", "--sysfs", guest_sysfs}, "-w");
+  check_rejected({"advise", "-w", "1", "--numactl", "--omp-places"}, "excludes");
+  check_rejected({"advise", "-w", "1", "--sysfs", data_file("cli/advise-bad-memfree")},
+                 "advise-bad-memfree/node3/meminfo:2: MemFree 'lots' is not a whole number");
+}
