@@ -19,14 +19,6 @@ namespace numaplace::adapters {
 /// CPU numbers per dense node index; an empty list is a node without (usable) CPUs.
 using node_cpu_lists = std::vector<std::vector<unsigned>>;
 
-/// Anything that lists each node's CPUs by node index: dynamic_topology (presets, load::sysfs)
-/// and os::usable_machine (only the CPUs this process may use).
-template <class Machine>
-concept lists_node_cpus = requires(const Machine& m, node_index n) {
-  { m.node_count() } -> std::convertible_to<std::size_t>;
-  { *std::begin(m.cpus(n)) } -> std::convertible_to<unsigned>;
-};
-
 /// Every node's CPUs as `m` lists them (a CPU-less node gives an empty list).
 template <lists_node_cpus Machine>
 node_cpu_lists cpus_by_node(const Machine& m) {

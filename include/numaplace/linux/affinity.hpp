@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../topology/concept.hpp"
 #include "../topology/cpulist.hpp"
 #include "../topology/types.hpp"
 #include "status.hpp"
@@ -132,13 +133,6 @@ inline std::vector<unsigned> cpus_of_nodes(std::span<const std::vector<unsigned>
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
-
-/// Anything that lists a node's CPUs by node index: dynamic_topology, os::usable_machine.
-template <class Machine>
-concept lists_node_cpus = requires(const Machine& m, node_index n) {
-  { m.node_count() } -> std::convertible_to<std::size_t>;
-  { *m.cpus(n).begin() } -> std::convertible_to<unsigned>;
-};
 
 /// The CPUs of the nodes `nodes` (node indices of `m`), ascending without repeats.
 template <lists_node_cpus Machine>

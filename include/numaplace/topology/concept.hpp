@@ -3,6 +3,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <iterator>
 
 #include "types.hpp"
 
@@ -22,6 +23,14 @@ concept numa_topology = requires(const T& t, node_index a, node_index b) {
 template <class T>
 concept reports_cpu_less_nodes = numa_topology<T> && requires(const T& t, node_index a) {
   { t.has_cpu(a) } -> std::convertible_to<bool>;
+};
+
+/// Anything that lists each node's CPUs by dense node index: dynamic_topology (presets,
+/// load::sysfs) and os::usable_machine (only the CPUs this process may use).
+template <class Machine>
+concept lists_node_cpus = requires(const Machine& m, node_index n) {
+  { m.node_count() } -> std::convertible_to<std::size_t>;
+  { *std::begin(m.cpus(n)) } -> std::convertible_to<unsigned>;
 };
 
 /// Whether node `a` of `t` has CPUs (true for topologies that do not say).

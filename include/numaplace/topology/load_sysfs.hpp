@@ -11,7 +11,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +20,7 @@
 
 #include "cpulist.hpp"
 #include "dynamic_topology.hpp"
+#include "node_meminfo.hpp"
 #include "text_input.hpp"
 #include "types.hpp"
 
@@ -48,26 +48,6 @@ inline std::vector<unsigned> sysfs_node_folders(const std::filesystem::path& roo
   if (ec) fail(root.string(), 0, "cannot list the folder: " + ec.message());
   std::sort(ids.begin(), ids.end());
   return ids;
-}
-
-// "Node 0 MemTotal:       16384 kB" -> bytes.
-inline std::uint64_t sysfs_mem_total(const std::filesystem::path& file, unsigned id) {
-  const std::string source = file.string();
-  const std::string text = read_text(file);
-  for (const auto& [line, number] : split_lines(text)) {
-    const auto words = split_words(line);
-    if (words.size() < 3 || words[2] != "MemTotal:") continue;
-    if (words.size() != 5 || words[0] != "Node" || words[4] != "kB") {
-      fail(source, number, "expected 'Node " + std::to_string(id) + " MemTotal: <number> kB'");
-    }
-    if (parse_node_id(words[1], source, number) != static_cast<node_id>(id)) {
-      fail(source, number,
-           "the MemTotal line is for node " + std::string(words[1]) + ", not node " + std::to_string(id));
-    }
-    const auto kib = parse_unsigned(words[3], "MemTotal", std::numeric_limits<std::uint64_t>::max(), source, number);
-    return bytes_of(kib, 1024, source, number);
-  }
-  fail(source, 0, "no MemTotal line");
 }
 
 // A nodeN/distance file's text: one line of `online_count` distances (blank lines aside), the
@@ -148,7 +128,10 @@ inline dynamic_topology sysfs(const std::filesystem::path& root = "/sys/devices/
       node.cpus = parse_cpulist(detail::read_text(cpulist_file), cpulist_file.string(), 1);
     }
     const auto meminfo_file = folder / "meminfo";
-    if (std::filesystem::exists(meminfo_file, ec)) node.memory_bytes = detail::sysfs_mem_total(meminfo_file, id);
+    if (std::filesystem::exists(meminfo_file, ec)) {
+      node.memory_bytes =
+          node_meminfo_bytes(detail::read_text(meminfo_file), static_cast<node_id>(id), "MemTotal", meminfo_file.string());
+    }
     nodes.push_back(std::move(node));
     node_origins.push_back({cpulist_file.string(), 1});
   }
