@@ -9,6 +9,7 @@
 #include "cli_runner.hpp"
 
 using numaplace_cli_test::data_file;
+using numaplace_cli_test::check_rejected;
 using numaplace_cli_test::run_numaplace;
 
 namespace {
@@ -21,14 +22,6 @@ std::string advise(std::vector<std::string> args) {
   INFO("stderr: " << r.err);
   CHECK(r.exit_code == 0);
   return r.out;
-}
-
-void check_rejected(const std::vector<std::string>& args, const std::string& expected) {
-  const auto r = run_numaplace(args);
-  INFO("stdout: " << r.out << "\nstderr: " << r.err);
-  CHECK(r.exit_code == 2);
-  CHECK(r.out.empty());
-  CHECK(r.err.find(expected) != std::string::npos);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #pragma once
 // Runs the built `numaplace` binary (NUMAPLACE_CLI) and captures what it printed and returned.
 
+#include <doctest/doctest.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,6 +51,15 @@ inline cli_result run_numaplace(const std::vector<std::string>& args) {
   result.err = err.str();
   std::filesystem::remove(err_file);
   return result;
+}
+
+/// Runs `args`, expecting exit code 2, nothing on stdout, and `expected` in the message.
+inline void check_rejected(const std::vector<std::string>& args, const std::string& expected) {
+  const auto r = run_numaplace(args);
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err.find(expected) != std::string::npos);
 }
 
 /// A file under test/data.

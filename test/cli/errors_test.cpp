@@ -7,20 +7,8 @@
 #include "cli_runner.hpp"
 
 using numaplace_cli_test::data_file;
+using numaplace_cli_test::check_rejected;
 using numaplace_cli_test::run_numaplace;
-
-namespace {
-
-// Runs `args`, expecting exit code 2, nothing on stdout, and `expected` in the message.
-void check_rejected(const std::vector<std::string>& args, const std::string& expected) {
-  const auto r = run_numaplace(args);
-  INFO("stdout: " << r.out << "\nstderr: " << r.err);
-  CHECK(r.exit_code == 2);
-  CHECK(r.out.empty());
-  CHECK(r.err.find(expected) != std::string::npos);
-}
-
-}  // namespace
 
 TEST_CASE("an unknown preset lists the valid names") {
   check_rejected({"topo", "--preset", "no-such-machine"}, "unknown preset 'no-such-machine'");

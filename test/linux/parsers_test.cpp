@@ -8,22 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "../support/topology_errors.hpp"
+
 namespace {
 
 using numaplace::os::parse_cpuset_cpus;
 using numaplace::os::parse_cpuset_mems;
 using numaplace::os::parse_proc_cgroup;
 using numaplace::os::parse_status;
-
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const numaplace::topology_error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using numaplace::test::error_of;
 
 const std::string good_status =
     "Name:\tmy proc\nUmask:\t0022\nPid:\t42\nThreads:\t3\nCpus_allowed:\tff\nCpus_allowed_list:\t0-3,6\n"

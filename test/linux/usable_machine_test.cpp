@@ -15,12 +15,15 @@
 #include <thread>
 #include <vector>
 
+#include "../support/topology_errors.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 using numaplace::node_index;
 using numaplace::os::roots;
 using numaplace::os::usable_machine;
+using numaplace::test::error_of;
 
 const fs::path data = fs::path(NUMAPLACE_TEST_DATA);
 const fs::path seed000 = data / "sysfs" / "seed000";
@@ -46,16 +49,6 @@ std::vector<unsigned> join(std::vector<unsigned> a, const std::vector<unsigned>&
 }
 
 std::vector<unsigned> as_vector(std::span<const unsigned> s) { return {s.begin(), s.end()}; }
-
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const numaplace::topology_error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 // A scratch copy of a fixture, to change files under a machine already read.
 struct scratch {
