@@ -6,7 +6,7 @@
 
 namespace numaplace_cli {
 
-/// Compact ranges of `cpus` in ascending order; "" for none.
+/// Compact ranges of `cpus` in ascending order; "" for none (numaplace::format_cpulist, for spans).
 std::string cpu_ranges(std::span<const unsigned> cpus);
 
 }  // namespace numaplace_cli
