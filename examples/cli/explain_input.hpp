@@ -10,15 +10,17 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+
+#include "exit_codes.hpp"
 #include <string_view>
 #include <vector>
 
 namespace numaplace_cli {
 
 /// Input that cannot be explained; the message names the source and the JSON path.
-class explain_input_error : public std::runtime_error {
+class explain_input_error : public bad_input_error {
  public:
-  using std::runtime_error::runtime_error;
+  using bad_input_error::bad_input_error;
 };
 
 /// One node's decayed faults, as the kernel's NUMA_MEM region holds them.

@@ -8,14 +8,16 @@
 #include <numaplace/sim/machine_costs.hpp>
 #include <stdexcept>
 #include <string>
+
+#include "exit_codes.hpp"
 #include <string_view>
 
 namespace numaplace_cli {
 
 /// Costs that cannot be used; the message starts with the file name and the location.
-class machine_costs_error : public std::runtime_error {
+class machine_costs_error : public bad_input_error {
  public:
-  using std::runtime_error::runtime_error;
+  using bad_input_error::bad_input_error;
 };
 
 /// Parses and checks `text`; `source` names it in messages. Throws machine_costs_error.

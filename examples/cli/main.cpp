@@ -1,6 +1,7 @@
 // numaplace: NUMA placement as the Linux kernel decides it, from the command line.
 // main sets up CLI11, registers the subcommands, and turns every failure into a message on
-// stderr and an exit code (2 for bad usage or bad input); nothing escapes as a crash.
+// stderr and an exit code (exit_codes.hpp: 1 the work failed, 2 usage or bad input); nothing
+// escapes as a crash.
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include <numaplace/topology/error.hpp>
+#include <numaplace/version.hpp>
 
 #include "advise_command.hpp"
 #include "command.hpp"
@@ -22,7 +24,7 @@ namespace {
 
 int run_cli(int argc, char** argv) {
   CLI::App app{"numaplace: NUMA task placement as the Linux kernel decides it", "numaplace"};
-  app.set_version_flag("--version", NUMAPLACE_CLI_VERSION);
+  app.set_version_flag("--version", numaplace::version_string);
   // No require_subcommand: CLI11 would then report an unknown command word as a missing
   // subcommand; without it, the word is reported as not expected, by name.
 
@@ -57,11 +59,14 @@ int main(int argc, char** argv) {
   } catch (const numaplace_cli::usage_error& e) {
     fmt::print(stderr, "numaplace: error: {}\n", e.what());
     return numaplace_cli::exit_usage;
-  } catch (const std::exception& e) {
+  } catch (const numaplace_cli::bad_input_error& e) {
     fmt::print(stderr, "numaplace: error: {}\n", e.what());
     return numaplace_cli::exit_bad_input;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "numaplace: error: {}\n", e.what());
+    return numaplace_cli::exit_failed;
   } catch (...) {
     fmt::print(stderr, "numaplace: error: unexpected failure\n");
-    return numaplace_cli::exit_bad_input;
+    return numaplace_cli::exit_failed;
   }
 }

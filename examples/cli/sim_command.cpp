@@ -47,11 +47,6 @@ std::pair<unsigned, unsigned> parse_shard(const std::string& s) {
   return {*k, *n};
 }
 
-std::string machine_names() {
-  std::string names;
-  for (const auto& p : numaplace::presets::all()) names += (names.empty() ? "" : ", ") + std::string(p.name);
-  return names;
-}
 
 class sim_command final : public command {
  public:
@@ -127,7 +122,7 @@ class sim_command final : public command {
     }
     sim_request rq;
     if (costs_json_) {
-      load_machine(rq);
+      load_machine_and_costs(rq);
       fmt::print("{}\n", numaplace_cli::machine_costs_json(costs_in_use(rq)).dump(2));
       return exit_ok;
     }
@@ -141,7 +136,7 @@ class sim_command final : public command {
     } else {
       rq.workloads = workloads_;
       for (const auto& spec : workloads_) parse_workload_spec(spec);  // reject a bad spec before loading anything
-      load_machine(rq);
+      load_machine_and_costs(rq);
     }
     rq.stacks = stacks_;
     rq.runs = runs_;
@@ -168,7 +163,7 @@ class sim_command final : public command {
 
  private:
   // The machine and what its memory costs: --costs, else the named machine's measured costs.
-  void load_machine(sim_request& rq) const {
+  void load_machine_and_costs(sim_request& rq) const {
     load_topology(rq);
     if (costs_->count() > 0) {
       rq.hardware = read_machine_costs(costs_path_);
@@ -191,28 +186,15 @@ class sim_command final : public command {
   }
 
   void load_topology(sim_request& rq) const {
-    if (machine_->count() > 0) {
-      const auto* p = numaplace::presets::find(machine_name_);
-      if (p == nullptr) {
-        throw usage_error(fmt::format("unknown machine '{}'; valid machines: {}", machine_name_, machine_names()));
-      }
-      rq.machine = p->build();
-      rq.machine_source = fmt::format("preset {}", p->name);
-    } else if (file_->count() > 0) {
-      rq.machine = numaplace::load::file(file_path_);
-      rq.machine_source = fmt::format("file {}", file_path_);
-    } else if (sysfs_->count() > 0) {
-      rq.machine = numaplace::load::sysfs(sysfs_root_);
-      rq.machine_source = fmt::format("sysfs {}", sysfs_root_);
-    } else if (hwloc_flag_) {
-      if (!hwloc_available()) throw usage_error("--hwloc: this numaplace was built without hwloc");
-      loaded_topology t = hwloc_this_machine();
-      rq.machine = std::move(t.topology);
-      rq.machine_source = t.source;
-    } else {
-      rq.machine = numaplace::presets::find("seed000-8node")->build();
-      rq.machine_source = "preset seed000-8node";
-    }
+    machine_request r;
+    if (machine_->count() > 0) r.name = machine_name_;
+    if (file_->count() > 0) r.file = file_path_;
+    if (sysfs_->count() > 0) r.sysfs = sysfs_root_;
+    r.hwloc = hwloc_flag_;
+    if (!r.name && !r.file && !r.sysfs && !r.hwloc) r.name = "seed000-8node";  // a custom run's default
+    loaded_topology t = load_machine(r);
+    rq.machine = std::move(t.topology);
+    rq.machine_source = std::move(t.source);
   }
 
   CLI::App* app_;

@@ -49,7 +49,7 @@ std::string preset_names() {
 
 loaded_topology from_preset(const std::string& name) {
   const numaplace::presets::preset* p = numaplace::presets::find(name);
-  if (p == nullptr) throw usage_error(fmt::format("unknown preset '{}'; valid presets: {}", name, preset_names()));
+  if (p == nullptr) throw usage_error(fmt::format("unknown machine '{}'; valid machines: {}", name, preset_names()));
   return {p->build(), fmt::format("preset {}", p->name), {}};
 }
 
@@ -91,13 +91,20 @@ topology_source::topology_source(CLI::App& command) {
   }
 }
 
-loaded_topology topology_source::load() const {
-  if (file_option_->count() > 0) {
-    return {numaplace::load::file(file_), fmt::format("file {}", file_), {}};
-  }
-  if (preset_option_->count() > 0) return from_preset(preset_);
-  if (sysfs_option_->count() > 0) return from_sysfs(sysfs_root_, "sysfs");
-  if (hwloc_) {
+machine_request topology_source::request() const {
+  machine_request r;
+  if (file_option_->count() > 0) r.file = file_;
+  if (preset_option_->count() > 0) r.name = preset_;
+  if (sysfs_option_->count() > 0) r.sysfs = sysfs_root_;
+  r.hwloc = hwloc_;
+  return r;
+}
+
+loaded_topology load_machine(const machine_request& request) {
+  if (request.file) return {numaplace::load::file(*request.file), fmt::format("file {}", *request.file), {}};
+  if (request.name) return from_preset(*request.name);
+  if (request.sysfs) return from_sysfs(*request.sysfs, "sysfs");
+  if (request.hwloc) {
     if (!hwloc_available()) throw usage_error("--hwloc: this numaplace was built without hwloc");
     return hwloc_this_machine();
   }

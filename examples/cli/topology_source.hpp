@@ -2,6 +2,7 @@
 // Where a command's topology comes from: --file, --preset, --sysfs, --hwloc, or this machine.
 // Shared by every subcommand that needs a machine, so they all accept the same options.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,20 @@ struct loaded_topology {
   std::vector<std::string> notes;  ///< caveats, e.g. distances hwloc did not report
 };
 
+/// One way to name a machine; at most one member is set, none meaning this machine. The one
+/// home for machine sources: the command-line options (topology_source) and experiment files
+/// (sim --config) both load through load_machine.
+struct machine_request {
+  std::optional<std::string> name;   ///< a named machine (numaplace::presets)
+  std::optional<std::string> file;   ///< a topology file; "-" is standard input
+  std::optional<std::string> sysfs;  ///< a sysfs node folder
+  bool hwloc = false;                ///< this machine, through hwloc
+};
+
+/// Loads the machine `request` names. Throws numaplace::topology_error for bad input and
+/// usage_error for a request that cannot be served (unknown name, no hwloc).
+loaded_topology load_machine(const machine_request& request);
+
 /// The sysfs folder the kernel lists NUMA nodes in.
 inline constexpr const char* default_sysfs_root = "/sys/devices/system/node";
 
@@ -34,9 +49,10 @@ class topology_source {
   /// --list-presets was given: the command should print the presets instead of a topology.
   bool list_presets_requested() const noexcept { return list_presets_; }
 
-  /// Loads the chosen topology. Throws numaplace::topology_error for bad input and
-  /// usage_error for a request that cannot be served (unknown preset, no hwloc).
-  loaded_topology load() const;
+  /// The machine the options name (nothing given: this machine).
+  machine_request request() const;
+  /// load_machine(request()).
+  loaded_topology load() const { return load_machine(request()); }
 
  private:
   std::string file_;

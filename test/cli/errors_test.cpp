@@ -11,7 +11,7 @@ using numaplace_cli_test::check_rejected;
 using numaplace_cli_test::run_numaplace;
 
 TEST_CASE("an unknown preset lists the valid names") {
-  check_rejected({"topo", "--preset", "no-such-machine"}, "unknown preset 'no-such-machine'");
+  check_rejected({"topo", "--preset", "no-such-machine"}, "unknown machine 'no-such-machine'");
   check_rejected({"topo", "--preset", "no-such-machine"}, "seed000-8node, ");
 }
 
