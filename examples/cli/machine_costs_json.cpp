@@ -1,6 +1,7 @@
 #include "machine_costs_json.hpp"
 
 #include "json_checker.hpp"
+#include "json_stamp.hpp"
 
 #include <fmt/format.h>
 
@@ -255,8 +256,10 @@ machine_costs parse_machine_costs(std::string_view text, const std::string& sour
     c.fail("", what);
   }
   if (!doc.is_object()) c.fail("", fmt::format("expected a JSON object, got {}", shown(doc)));
+  check_stamp(doc, machine_costs_format, machine_costs_schema_version,
+              [&](std::string_view path, const std::string& what) { c.fail(path, what); });
   for (const auto& [key, value] : doc.items()) {
-    if (!known_field(key)) c.fail(child("", key), fmt::format("unknown field; expected {}", known_fields));
+    if (!known_field(key) && !is_stamp_key(key)) c.fail(child("", key), fmt::format("unknown field; expected {}", known_fields));
   }
 
   machine_costs costs;
@@ -345,6 +348,7 @@ nlohmann::ordered_json machine_costs_json(const machine_costs& c) {
   out["loaded_latency"] = std::move(curve_points);
   out["sources"] = c.sources;
   out["assumption"] = c.assumption;
+  stamp_json(out, machine_costs_format, machine_costs_schema_version);
   return out;
 }
 

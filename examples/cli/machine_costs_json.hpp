@@ -8,11 +8,15 @@
 #include <numaplace/sim/machine_costs.hpp>
 #include <stdexcept>
 #include <string>
-
-#include "exit_codes.hpp"
 #include <string_view>
 
+#include "exit_codes.hpp"
+
 namespace numaplace_cli {
+
+/// What the printed costs say they are (json_stamp.hpp); files without the stamp are read too.
+inline constexpr std::string_view machine_costs_format = "numaplace-machine-costs";
+inline constexpr int machine_costs_schema_version = 1;
 
 /// Costs that cannot be used; the message starts with the file name and the location.
 class machine_costs_error : public bad_input_error {

@@ -1,0 +1,97 @@
+// The conventions every command keeps: JSON output says what it is (format, schema_version,
+// numaplace_version), readers of our own JSON check that stamp, and the exit code says whether
+// the command line or input was bad (2) or the work itself failed (1).
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include "cli_runner.hpp"
+
+#include <numaplace/version.hpp>
+
+using numaplace_cli_test::check_rejected;
+using numaplace_cli_test::data_file;
+using numaplace_cli_test::run_numaplace;
+
+namespace {
+
+void check_stamped(const std::string& out, const std::string& format) {
+  const auto doc = nlohmann::json::parse(out);
+  CHECK(doc.at("format") == format);
+  CHECK(doc.at("schema_version") == 1);
+  CHECK(doc.at("numaplace_version") == numaplace::version_string);
+}
+
+// A file of its own under the temporary folder, removed at the end of the test.
+struct temp_file {
+  std::filesystem::path path;
+  explicit temp_file(const std::string& text)
+      : path(std::filesystem::temp_directory_path() / ("numaplace-conventions-" + std::to_string(::getpid()) + ".json")) {
+    std::ofstream(path) << text;
+  }
+  ~temp_file() { std::filesystem::remove(path); }
+};
+
+}  // namespace
+
+TEST_CASE("--version prints version.hpp's version") {
+  const auto r = run_numaplace({"--version"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find(numaplace::version_string) != std::string::npos);
+}
+
+TEST_CASE("JSON outputs are stamped") {
+  const auto costs = run_numaplace({"sim", "--machine", "seed004-2socket", "--costs-json"});
+  REQUIRE(costs.exit_code == 0);
+  check_stamped(costs.out, "numaplace-machine-costs");
+
+  const auto explain = run_numaplace({"explain", "--json", data_file("../../examples/explain/direct.json")});
+  INFO(explain.err);
+  REQUIRE(explain.exit_code == 0);
+  check_stamped(explain.out, "numaplace-explain");
+}
+
+TEST_CASE("a costs file's stamp is checked") {
+  auto doc = nlohmann::json::parse(run_numaplace({"sim", "--machine", "seed004-2socket", "--costs-json"}).out);
+  const auto read_back = [](const nlohmann::json& d) {
+    const temp_file f(d.dump());
+    return run_numaplace({"sim", "--machine", "seed004-2socket", "--costs", f.path.string(), "--costs-json"});
+  };
+  CHECK(read_back(doc).exit_code == 0);
+
+  auto other = doc;
+  other["format"] = "numaplace-topology";
+  const auto wrong_format = read_back(other);
+  CHECK(wrong_format.exit_code == 2);
+  CHECK(wrong_format.err.find("/format: is \"numaplace-topology\"; expected \"numaplace-machine-costs\"") !=
+        std::string::npos);
+
+  auto newer = doc;
+  newer["schema_version"] = 2;
+  const auto too_new = read_back(newer);
+  CHECK(too_new.exit_code == 2);
+  CHECK(too_new.err.find("/schema_version: is 2, newer than this numaplace") != std::string::npos);
+
+  auto unstamped = doc;  // a hand-written file has no stamp, and is read as before
+  unstamped.erase("format");
+  unstamped.erase("schema_version");
+  unstamped.erase("numaplace_version");
+  CHECK(read_back(unstamped).exit_code == 0);
+}
+
+TEST_CASE("exit codes: 2 for usage and bad input, 1 for work that failed") {
+  check_rejected({"sim", "--no-such-option"}, "--no-such-option");                     // usage
+  check_rejected({"topo", "--file", data_file("cli/not-square.txt")}, "not-square.txt");  // bad input
+
+  // A sweep that ran, then could not write its plots: the work failed, not the command line.
+  const auto r = run_numaplace({"sim", "--machine", "seed004-2socket", "--workload", "numa02:2", "--runs", "1",
+                                "--stacks", "linux-modern", "--plot", "/dev/null/plots"});
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("--plot: cannot create folder /dev/null/plots") != std::string::npos);
+}
