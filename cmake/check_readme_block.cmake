@@ -37,8 +37,8 @@ string(SUBSTRING "${rest}" 0 ${end} block)
 if(NOT block STREQUAL example)
   get_filename_component(name "${EXAMPLE}" NAME_WE)
   file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/readme_block_${name}.cpp" "${block}")
-  message(FATAL_ERROR "README.md's ```cpp block (${where}) differs from ${EXAMPLE}; compare with\n"
+  message(FATAL_ERROR "${README}: the ```cpp block (${where}) differs from ${EXAMPLE}; compare with\n"
                       "  diff ${CMAKE_CURRENT_BINARY_DIR}/readme_block_${name}.cpp ${EXAMPLE}\n"
                       "and update one to match the other.")
 endif()
-message(STATUS "README.md's ```cpp block (${where}) matches ${EXAMPLE}")
+message(STATUS "${README}: the ```cpp block (${where}) matches ${EXAMPLE}")
