@@ -80,13 +80,11 @@ const json& array(const checker& c, const json& v, const std::string& at, std::u
 }
 
 std::uint64_t integer(const checker& c, const json& v, const std::string& at, std::uint64_t min, std::uint64_t max) {
-  const bool fits = v.is_number_unsigned() && v.get<std::uint64_t>() >= min && v.get<std::uint64_t>() <= max;
-  if (!fits) {
-    if (min == 1 && max == std::numeric_limits<std::uint64_t>::max()) {
-      c.fail(at, fmt::format("expected a positive integer, got {}", shown(v)));
-    }
-    c.fail(at, fmt::format("expected an integer from {} to {}, got {}", min, max, shown(v)));
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() < min) {
+    c.fail(at, min == 1 ? fmt::format("expected a positive integer, got {}", shown(v))
+                        : fmt::format("expected an integer from {} to {}, got {}", min, max, shown(v)));
   }
+  if (v.get<std::uint64_t>() > max) c.fail(at, fmt::format("expected at most {}, got {}", max, shown(v)));
   return v.get<std::uint64_t>();
 }
 

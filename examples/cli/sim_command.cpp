@@ -70,7 +70,7 @@ class sim_command final : public command {
                                "An experiment sweep as a JSON file ('-': standard input; format: "
                                "schema/experiment.schema.json): machine, workloads, stacks, runs, seed, cost model. "
                                "--stacks, --runs, --seed, --threads and --shard override the file's. Example: "
-                               "numaplace sim --config examples/experiments/cxl-memory-node.json")
+                               "numaplace sim --config examples/experiments/staggered-start.json")
                   ->type_name("FILE.json");
     config_->excludes(preset);
     config_->excludes(workload);
