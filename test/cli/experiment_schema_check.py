@@ -20,6 +20,16 @@ for path in good:
     if run.returncode != 0:
         failures.append(f"{path}: the reader rejects a good file (exit {run.returncode}): {run.stderr.strip()}")
 
+# '-' reads the experiment from standard input.
+if good:
+    run = subprocess.run([cli, "sim", "--config", "-", "--runs", "1", "--json"], input=open(good[0]).read(),
+                         capture_output=True, text=True)
+    if run.returncode != 0 or json.loads(run.stdout or "{}").get("format") != "numaplace-sim-report":
+        failures.append(f"--config - with {good[0]} on stdin: exit {run.returncode}: {run.stderr.strip()}")
+    run = subprocess.run([cli, "sim", "--config", "-"], input="{", capture_output=True, text=True)
+    if run.returncode != 2 or not run.stderr.startswith("numaplace: error: <stdin>:1:"):
+        failures.append(f"--config - with a broken file: exit {run.returncode}: {run.stderr.strip()}")
+
 bad = sorted(glob.glob(os.path.join(data, "bad", "*.json")))
 for path in bad:
     try:
