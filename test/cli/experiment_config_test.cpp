@@ -79,8 +79,11 @@ TEST_CASE("a process's start time, a cost model field and SMT reach the simulato
   CHECK(throughput_of(report_of({"--config", config_with("late", R"(, "start_ms": 2000)")}), 1) != base);
   CHECK(throughput_of(report_of({"--config", config_with("dear", "", R"( "cost_model": {"page_migrate_cost_ms": 20},)")}), 1) !=
         base);
-  const auto smt = config_with("smt", "", "", R"({"name": "seed003-4node", "threads_per_core": 2})");
-  CHECK(throughput_of(report_of({"--config", smt}), 1) != base);
+  // SMT on a machine without measured costs (those say their own threads_per_core).
+  const std::string file = "\"file\": \"" + data_file("topologies/intel-xeon-e7-4870-4s-4node-dell-r910.txt") + "\"";
+  const double one_thread = throughput_of(report_of({"--config", config_with("nosmt", "", "", "{" + file + "}")}), 1);
+  const auto smt = config_with("smt", "", "", "{" + file + R"(, "threads_per_core": 2})");
+  CHECK(throughput_of(report_of({"--config", smt}), 1) < one_thread);
 }
 
 TEST_CASE("a machine file is found next to the config, and a missing one is named") {
