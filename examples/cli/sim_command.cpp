@@ -72,6 +72,14 @@ class sim_command final : public command {
                                "--stacks, --runs, --seed, --threads and --shard override the file's. Example: "
                                "numaplace sim --config examples/experiments/staggered-start.json")
                   ->type_name("FILE.json");
+    merge_ = app_->add_option("--merge", merge_paths_,
+                              "Join the --json reports of a sweep's shards (--shard k/n, every k once) into the "
+                              "report the whole sweep gives; prints text, --json or --csv. Example: numaplace sim "
+                              "--merge part0.json part1.json --json")
+                 ->type_name("PART.json ...");
+    merge_->excludes(preset);
+    merge_->excludes(workload);
+    merge_->excludes(config_);
     config_->excludes(preset);
     config_->excludes(workload);
 
@@ -86,7 +94,10 @@ class sim_command final : public command {
                  ->type_name("ROOT");
     hwloc_ = machine_group->add_flag("--hwloc", hwloc_flag_, "This machine, through hwloc");
     const std::vector<CLI::Option*> sources{machine_, file_, sysfs_, hwloc_};
-    for (CLI::Option* s : sources) config_->excludes(s);
+    for (CLI::Option* s : sources) {
+      config_->excludes(s);
+      merge_->excludes(s);
+    }
     for (CLI::Option* a : sources) {
       for (CLI::Option* b : sources) {
         if (a != b) a->excludes(b);
@@ -140,7 +151,9 @@ class sim_command final : public command {
       return exit_ok;
     }
     const bool custom_machine = machine_->count() + file_->count() + sysfs_->count() + hwloc_->count() > 0;
-    if (config_->count() > 0) {
+    if (merge_->count() > 0) {
+      if (!stacks_.empty() || runs_ || seed_ || shard_) throw usage_error("--merge prints the parts' sweep as it is: leave out --stacks, --runs, --seed and --shard");
+    } else if (config_->count() > 0) {
       load_config(rq);
     } else if (workloads_.empty()) {
       if (custom_machine) {
@@ -162,10 +175,10 @@ class sim_command final : public command {
     rq.progress = progress_ || ::isatty(STDERR_FILENO) != 0;
     if (plot_dir_) require_gnuplot();  // before a long sweep, not after
 
-    const sim_report report = run_simulations(rq);
+    const sim_report report = merge_->count() > 0 ? merge_sim_reports(merge_paths_) : run_simulations(rq);
     if (json_) {
       nlohmann::json j = sim_json(report, timeline_);
-      stamp_json(j, "numaplace-sim-report", 1);
+      stamp_json(j, sim_report_format, sim_report_schema_version);
       fmt::print("{}\n", j.dump(2));
     } else if (csv_) {
       print_sim_csv(report);
@@ -245,6 +258,8 @@ class sim_command final : public command {
   CLI::Option* hwloc_ = nullptr;
   CLI::Option* costs_ = nullptr;
   CLI::Option* config_ = nullptr;
+  CLI::Option* merge_ = nullptr;
+  std::vector<std::string> merge_paths_;
   std::string config_path_;
   std::string costs_path_;
   bool costs_json_ = false;
