@@ -36,9 +36,14 @@ class checker {
  public:
   checker(std::string_view text, std::string source) : text_(text), source_(std::move(source)) {}
 
+  // A key given twice is an error (one of the two is a mistake), found while indexing.
+  void check_duplicate_keys() const {
+    const auto& key = positions().duplicate_key();
+    if (key) fail(*key, "given twice in one object; the second would silently win");
+  }
+
   [[noreturn]] void fail(const std::string& pointer, std::string_view what) const {
-    if (!positions_) positions_.emplace(text_);  // indexed only when something is wrong
-    fail_at(positions_->offset_of(pointer), fmt::format("{}: {}", pointer.empty() ? "/" : pointer, what));
+    fail_at(positions().offset_of(pointer), fmt::format("{}: {}", pointer.empty() ? "/" : pointer, what));
   }
   [[noreturn]] void fail_at(std::size_t offset, std::string_view what) const {
     const auto [line, column] = line_and_column(text_, offset);
@@ -47,6 +52,11 @@ class checker {
   const std::string& source() const noexcept { return source_; }
 
  private:
+  const json_positions& positions() const {
+    if (!positions_) positions_.emplace(text_);
+    return *positions_;
+  }
+
   std::string_view text_;
   std::string source_;
   mutable std::optional<json_positions> positions_;
@@ -325,6 +335,7 @@ experiment_config parse_experiment_config(std::string_view input, const std::str
   } catch (const std::length_error&) {
     c.fail_at(0, fmt::format("nested deeper than {} levels", max_depth));
   }
+  c.check_duplicate_keys();
   object(c, doc, "",
          {"$schema", "description", "machine", "costs", "cost_model", "workloads", "stacks", "runs", "seed", "threads"});
   experiment_config out;

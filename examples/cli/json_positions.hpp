@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,7 +49,7 @@ class json_positions {
         } else {
           pointer = key_pointer;
         }
-        offsets_.emplace(pointer, i);
+        if (!offsets_.emplace(pointer, i).second && !duplicate_) duplicate_ = pointer;
         if (c == '{' || c == '[') {
           open.push_back({pointer, c == '[', 0});
           ++i;
@@ -85,6 +86,10 @@ class json_positions {
     }
   }
 
+  /// The first key given twice in one object (nlohmann::json keeps the last silently), as the
+  /// pointer of its value; offset_of gives where it was first given.
+  const std::optional<std::string>& duplicate_key() const noexcept { return duplicate_; }
+
   /// The byte offset where the value at `pointer` starts, or where its nearest indexed ancestor
   /// does (0 for the whole text).
   std::size_t offset_of(std::string pointer) const {
@@ -115,6 +120,7 @@ class json_positions {
   }
 
   std::map<std::string, std::size_t> offsets_;
+  std::optional<std::string> duplicate_;
 };
 
 }  // namespace numaplace_cli

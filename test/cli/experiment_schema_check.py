@@ -31,13 +31,20 @@ if good:
         failures.append(f"--config - with a broken file: exit {run.returncode}: {run.stderr.strip()}")
 
 bad = sorted(glob.glob(os.path.join(data, "bad", "*.json")))
+def unique_keys(pairs):
+    keys = [k for k, _ in pairs]
+    if len(keys) != len(set(keys)):
+        raise json.JSONDecodeError("a key given twice", "", 0)
+    return dict(pairs)
+
+
 for path in bad:
     try:
-        doc = json.load(open(path))
+        doc = json.load(open(path), object_pairs_hook=unique_keys)
         if validator.is_valid(doc):
             failures.append(f"{path}: the schema accepts a bad file")
     except json.JSONDecodeError:
-        pass  # not JSON: no schema can accept it
+        pass  # not JSON, or a key given twice: no schema can accept it
     expected = open(path[: -len(".json")] + ".expected").read().strip().replace("FILE", path, 1)
     run = subprocess.run([cli, "sim", "--config", path], capture_output=True, text=True)
     message = run.stderr.strip().removeprefix("numaplace: error: ")
