@@ -152,7 +152,9 @@ class sim_command final : public command {
     }
     const bool custom_machine = machine_->count() + file_->count() + sysfs_->count() + hwloc_->count() > 0;
     if (merge_->count() > 0) {
-      if (!stacks_.empty() || runs_ || seed_ || shard_) throw usage_error("--merge prints the parts' sweep as it is: leave out --stacks, --runs, --seed and --shard");
+      if (!stacks_.empty() || runs_ || seed_ || shard_ || costs_->count() > 0) {
+        throw usage_error("--merge prints the parts' sweep as it is: leave out --stacks, --runs, --seed, --shard and --costs");
+      }
     } else if (config_->count() > 0) {
       load_config(rq);
     } else if (workloads_.empty()) {
