@@ -17,6 +17,8 @@
 #include <numaplace/topology/presets.hpp>
 
 #include "exit_codes.hpp"
+#include "experiment_config.hpp"
+#include "json_stamp.hpp"
 #include "hwloc_source.hpp"
 #include "machine_costs_json.hpp"
 #include "sim_report_json.hpp"
@@ -64,6 +66,22 @@ class sim_command final : public command {
                          ->type_name("SPEC");
     preset->excludes(workload);
     workload->excludes(preset);
+    config_ = app_->add_option("--config", config_path_,
+                               "An experiment sweep as a JSON file ('-': standard input; format: "
+                               "schema/experiment.schema.json): machine, workloads, stacks, runs, seed, cost model. "
+                               "--stacks, --runs, --seed, --threads and --shard override the file's. Example: "
+                               "numaplace sim --config examples/experiments/staggered-start.json")
+                  ->type_name("FILE.json");
+    merge_ = app_->add_option("--merge", merge_paths_,
+                              "Join the --json reports of a sweep's shards (--shard k/n, every k once) into the "
+                              "report the whole sweep gives; prints text, --json or --csv. Example: numaplace sim "
+                              "--merge part0.json part1.json --json")
+                 ->type_name("PART.json ...");
+    merge_->excludes(preset);
+    merge_->excludes(workload);
+    merge_->excludes(config_);
+    config_->excludes(preset);
+    config_->excludes(workload);
 
     auto* machine_group = app_->add_option_group("machine", "A custom run's machine (default: preset seed000-8node)");
     machine_ = machine_group->add_option("--machine", machine_name_, "A named machine (see --list-machines)")
@@ -76,6 +94,10 @@ class sim_command final : public command {
                  ->type_name("ROOT");
     hwloc_ = machine_group->add_flag("--hwloc", hwloc_flag_, "This machine, through hwloc");
     const std::vector<CLI::Option*> sources{machine_, file_, sysfs_, hwloc_};
+    for (CLI::Option* s : sources) {
+      config_->excludes(s);
+      merge_->excludes(s);
+    }
     for (CLI::Option* a : sources) {
       for (CLI::Option* b : sources) {
         if (a != b) a->excludes(b);
@@ -89,6 +111,8 @@ class sim_command final : public command {
     auto* costs_json = app_->add_flag("--costs-json", costs_json_,
                                       "Print the custom run's machine costs in use as JSON (the --costs format) and exit");
     costs_json->excludes(preset);
+    costs_json->excludes(config_);
+    config_->excludes(costs_);
 
     app_->add_option("--stacks", stacks_,
                      fmt::format("Stacks to compare (default: the preset's; custom: no-balancing,linux-modern): {}. "
@@ -127,7 +151,13 @@ class sim_command final : public command {
       return exit_ok;
     }
     const bool custom_machine = machine_->count() + file_->count() + sysfs_->count() + hwloc_->count() > 0;
-    if (workloads_.empty()) {
+    if (merge_->count() > 0) {
+      if (!stacks_.empty() || runs_ || seed_ || shard_ || costs_->count() > 0) {
+        throw usage_error("--merge prints the parts' sweep as it is: leave out --stacks, --runs, --seed, --shard and --costs");
+      }
+    } else if (config_->count() > 0) {
+      load_config(rq);
+    } else if (workloads_.empty()) {
       if (custom_machine) {
         throw usage_error("--machine, --file, --sysfs and --hwloc choose a custom run's machine: add --workload SPEC");
       }
@@ -138,17 +168,20 @@ class sim_command final : public command {
       for (const auto& spec : workloads_) parse_workload_spec(spec);  // reject a bad spec before loading anything
       load_machine_and_costs(rq);
     }
-    rq.stacks = stacks_;
-    rq.runs = runs_;
-    rq.seed = seed_;
-    rq.threads = threads_;
+    // The command line's choices win over an experiment file's.
+    if (!stacks_.empty()) rq.stacks = stacks_;
+    if (runs_) rq.runs = runs_;
+    if (seed_) rq.seed = seed_;
+    if (threads_ != 0) rq.threads = threads_;
     if (shard_) std::tie(rq.shard, rq.shards) = parse_shard(*shard_);
     rq.progress = progress_ || ::isatty(STDERR_FILENO) != 0;
     if (plot_dir_) require_gnuplot();  // before a long sweep, not after
 
-    const sim_report report = run_simulations(rq);
+    const sim_report report = merge_->count() > 0 ? merge_sim_reports(merge_paths_) : run_simulations(rq);
     if (json_) {
-      fmt::print("{}\n", sim_json(report, timeline_).dump(2));
+      nlohmann::json j = sim_json(report, timeline_);
+      stamp_json(j, sim_report_format, sim_report_schema_version);
+      fmt::print("{}\n", j.dump(2));
     } else if (csv_) {
       print_sim_csv(report);
     } else {
@@ -165,10 +198,31 @@ class sim_command final : public command {
   // The machine and what its memory costs: --costs, else the named machine's measured costs.
   void load_machine_and_costs(sim_request& rq) const {
     load_topology(rq);
-    if (costs_->count() > 0) {
-      rq.hardware = read_machine_costs(costs_path_);
+    attach_costs(rq, costs_->count() > 0 ? std::optional(costs_path_) : std::nullopt);
+  }
+
+  // An experiment file's sweep, its machine loaded like the command line's.
+  void load_config(sim_request& rq) const {
+    const experiment_config config = read_experiment_config(config_path_, sim_stack_names());
+    loaded_topology t = load_machine(config.machine);
+    rq.machine = std::move(t.topology);
+    rq.machine_source = std::move(t.source);
+    attach_costs(rq, config.costs_file);
+    rq.loads = config.workloads;
+    rq.threads_per_core = config.threads_per_core;
+    rq.default_cpus_per_node = config.default_cpus_per_node;
+    rq.costs = config.cost_model;
+    rq.stacks = config.stacks;
+    rq.runs = config.runs;
+    rq.seed = config.seed;
+    if (config.threads) rq.threads = *config.threads;
+  }
+
+  static void attach_costs(sim_request& rq, const std::optional<std::string>& costs_path) {
+    if (costs_path) {
+      rq.hardware = read_machine_costs(*costs_path);
       if (rq.hardware->node_count() != rq.machine->node_count()) {
-        throw machine_costs_error(fmt::format("{}: has costs for {} nodes; the machine ({}) has {}", costs_path_,
+        throw machine_costs_error(fmt::format("{}: has costs for {} nodes; the machine ({}) has {}", *costs_path,
                                               rq.hardware->node_count(), rq.machine_source,
                                               rq.machine->node_count()));
       }
@@ -205,6 +259,10 @@ class sim_command final : public command {
   CLI::Option* sysfs_ = nullptr;
   CLI::Option* hwloc_ = nullptr;
   CLI::Option* costs_ = nullptr;
+  CLI::Option* config_ = nullptr;
+  CLI::Option* merge_ = nullptr;
+  std::vector<std::string> merge_paths_;
+  std::string config_path_;
   std::string costs_path_;
   bool costs_json_ = false;
   std::string machine_name_, file_path_, sysfs_root_;

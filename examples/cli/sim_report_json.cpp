@@ -27,6 +27,10 @@ json group_json(const numaplace::sim::group_result& g, const numaplace::dynamic_
          {"memory_per_node", g.memory_per_node},
          {"task_nodes", task_nodes(g, t)},
          {"memory_in_one_node_group", within_one_node_group(t, g.memory_nodes)}};
+  // Where its tasks ended (what task_nodes reads), also without the timeline: sim --merge needs it.
+  j["final_tasks"] = g.tasks_over_time.empty() ? json(nullptr)
+                                               : json{{"seconds", g.tasks_over_time.back().seconds},
+                                                      {"tasks_per_node", g.tasks_over_time.back().tasks_per_node}};
   if (timeline) {
     json points = json::array();
     for (const auto& o : g.tasks_over_time) points.push_back({{"seconds", o.seconds}, {"tasks_per_node", o.tasks_per_node}});
@@ -67,6 +71,20 @@ json comparisons_json(const sim_experiment_result& e) {
   return out;
 }
 
+// The machine in full, so that a report read back (sim --merge) computes what this one did.
+json topology_json(const numaplace::dynamic_topology& t) {
+  json nodes = json::array(), distances = json::array();
+  for (numaplace::node_index i = 0; i < t.node_count(); ++i) {
+    const auto& a = t.node(i);
+    nodes.push_back({{"id", a.id}, {"cpus", a.cpus}, {"memory_bytes", a.memory_bytes}, {"has_cpu", a.has_cpu},
+                     {"has_memory", a.has_memory}});
+    json row = json::array();
+    for (numaplace::node_index j = 0; j < t.node_count(); ++j) row.push_back(t.distance(i, j));
+    distances.push_back(std::move(row));
+  }
+  return {{"nodes", std::move(nodes)}, {"distances", std::move(distances)}};
+}
+
 json experiment_json(const sim_experiment_result& e, bool timeline) {
   json stacks = json::array();
   for (const auto& s : e.stacks) {
@@ -92,6 +110,7 @@ json experiment_json(const sim_experiment_result& e, bool timeline) {
   }
   return {{"name", e.name},
           {"machine", e.machine},
+          {"topology", topology_json(e.topology)},
           {"costs", e.costs},
           {"node_groups", node_groups_json(e.topology)},
           {"workload", e.workload},
@@ -153,7 +172,7 @@ json sim_json(const sim_report& r, bool timeline) {
     presets.push_back(
         {{"name", p.name}, {"title", p.title}, {"experiments", std::move(experiments)}, {"claims", std::move(claims)}});
   }
-  return {{"shard", fmt::format("{}/{}", r.shard, r.shards)}, {"presets", std::move(presets)}};
+  return {{"shard", fmt::format("{}/{}", r.shard, r.shards)}, {"all_presets", r.all_presets}, {"presets", std::move(presets)}};
 }
 
 void print_sim_csv(const sim_report& r) {

@@ -104,16 +104,25 @@ void check_stacks(const std::vector<std::string>& stacks) {
   }
 }
 
+bool is_custom(const sim_request& rq) { return !rq.workloads.empty() || !rq.loads.empty(); }
+
 std::vector<sim::seed_preset> build_presets(const sim_request& rq) {
   std::vector<sim::seed_preset> presets;
-  if (!rq.workloads.empty()) {
+  if (is_custom(rq)) {
     numaplace::dynamic_topology machine =
         rq.machine ? *rq.machine : numaplace::presets::find(default_custom_machine)->build();
     sim::seed_preset p{"custom", "custom run", {}, {}};
     for (const auto& spec : rq.workloads) {
-      sim::experiment e{spec, machine, parse_workload_spec(spec), {}, {}, default_custom_stacks, default_custom_runs, 1};
+      p.experiments.push_back({spec, machine, parse_workload_spec(spec), {}, {}, default_custom_stacks, default_custom_runs, 1});
+    }
+    for (const auto& w : rq.loads) {
+      p.experiments.push_back({w.name, machine, w, {}, {}, default_custom_stacks, default_custom_runs, 1});
+    }
+    for (auto& e : p.experiments) {
       e.hardware = rq.hardware;
-      p.experiments.push_back(std::move(e));
+      e.machine.threads_per_core = rq.threads_per_core;
+      e.machine.default_cpus_per_node = rq.default_cpus_per_node;
+      e.costs = rq.costs;
     }
     presets.push_back(std::move(p));
   } else {
@@ -247,7 +256,7 @@ sim_report run_simulations(const sim_request& rq) {
     sim_preset_result pr{p.name, p.title, {}, {}};
     for (const auto& e : p.experiments) {
       sim_experiment_result er{e.name,
-                               rq.workloads.empty() ? machine_label(e.topology) : rq.machine_source,
+                               is_custom(rq) ? rq.machine_source : machine_label(e.topology),
                                describe_workload(e.load),
                                e.topology,
                                e.load.report_elapsed,

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <numaplace/sim/cost_model.hpp>
 #include <numaplace/sim/machine_costs.hpp>
+#include <numaplace/sim/workload.hpp>
 #include <numaplace/topology/dynamic_topology.hpp>
 
 #include "sim_report.hpp"
@@ -25,6 +27,12 @@ struct sim_request {
   /// Custom run: what memory costs on `machine` (--costs, or the named machine's measured
   /// costs); empty: the simulator derives them from SLIT.
   std::optional<numaplace::sim::machine_costs> hardware;
+  /// Custom run from an experiment file (sim --config): workloads as data, one experiment each.
+  std::vector<numaplace::sim::workload> loads;
+  /// Custom runs' machine options (numaplace::sim::machine_options, same defaults) and cost model.
+  unsigned threads_per_core = 1;
+  unsigned default_cpus_per_node = 4;
+  numaplace::sim::cost_model costs{};
   /// Overrides of the presets' choices (custom runs: defaults).
   std::vector<std::string> stacks;
   std::optional<unsigned> runs;

@@ -1,0 +1,379 @@
+#include "experiment_config.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <initializer_list>
+#include <iostream>
+#include <iterator>
+#include <limits>
+#include <sstream>
+
+#include "json_checker.hpp"
+#include "json_positions.hpp"
+#include "machine_costs_json.hpp"
+
+namespace numaplace_cli {
+
+namespace {
+
+using json = nlohmann::json;
+namespace sim = numaplace::sim;
+
+// Far beyond any experiment a simulation finishes; keeps a hostile file's work bounded.
+constexpr std::size_t max_depth = 16;
+constexpr std::uint64_t max_processes = 1024;
+constexpr std::uint64_t max_threads = 4096;
+constexpr std::uint64_t max_regions = 1024;
+constexpr std::uint64_t max_chunks = 1 << 20;
+constexpr double max_seconds = 86400;
+
+// Reports a problem at a value's line and column and JSON pointer.
+class checker {
+ public:
+  checker(std::string_view text, std::string source) : text_(text), source_(std::move(source)) {}
+
+  // A key given twice is an error (one of the two is a mistake), found while indexing.
+  void check_duplicate_keys() const {
+    const auto& key = positions().duplicate_key();
+    if (key) fail(*key, "given twice in one object; the second would silently win");
+  }
+
+  [[noreturn]] void fail(const std::string& pointer, std::string_view what) const {
+    fail_at(positions().offset_of(pointer), fmt::format("{}: {}", pointer.empty() ? "/" : pointer, what));
+  }
+  [[noreturn]] void fail_at(std::size_t offset, std::string_view what) const {
+    const auto [line, column] = line_and_column(text_, offset);
+    throw experiment_config_error(fmt::format("{}:{}:{}: {}", source_, line, column, what));
+  }
+  const std::string& source() const noexcept { return source_; }
+
+ private:
+  const json_positions& positions() const {
+    if (!positions_) positions_.emplace(text_);
+    return *positions_;
+  }
+
+  std::string_view text_;
+  std::string source_;
+  mutable std::optional<json_positions> positions_;
+};
+
+// A value as a message shows it: short values as they are, containers by their type.
+std::string shown(const json& v) {
+  if (v.is_object()) return "an object";
+  if (v.is_array()) return fmt::format("an array of {}", v.size());
+  std::string text = v.dump();
+  return text.size() <= 40 ? text : text.substr(0, 37) + "...";
+}
+
+std::string child(const std::string& pointer, std::string_view key) { return fmt::format("{}/{}", pointer, key); }
+std::string child(const std::string& pointer, std::size_t i) { return fmt::format("{}/{}", pointer, i); }
+
+const json& object(const checker& c, const json& v, const std::string& at, std::initializer_list<std::string_view> keys) {
+  if (!v.is_object()) c.fail(at, fmt::format("expected an object, got {}", shown(v)));
+  for (const auto& [key, value] : v.items()) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      c.fail(child(at, key), fmt::format("unknown key '{}'; allowed: {}", key, fmt::join(keys, ", ")));
+    }
+  }
+  return v;
+}
+
+const json& array(const checker& c, const json& v, const std::string& at, std::uint64_t min, std::uint64_t max) {
+  if (!v.is_array()) c.fail(at, fmt::format("expected an array, got {}", shown(v)));
+  if (v.size() < min || v.size() > max) c.fail(at, fmt::format("expected {} to {} items, got {}", min, max, v.size()));
+  return v;
+}
+
+std::uint64_t integer(const checker& c, const json& v, const std::string& at, std::uint64_t min, std::uint64_t max) {
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() < min) {
+    c.fail(at, min == 1 ? fmt::format("expected a positive integer, got {}", shown(v))
+                        : fmt::format("expected an integer from {} to {}, got {}", min, max, shown(v)));
+  }
+  if (v.get<std::uint64_t>() > max) c.fail(at, fmt::format("expected at most {}, got {}", max, shown(v)));
+  return v.get<std::uint64_t>();
+}
+
+// A number in [min, max], or (min, max] when `above` (a duration or rate that cannot be 0).
+double number(const checker& c, const json& v, const std::string& at, double min, double max, bool above = false) {
+  const bool fits = v.is_number() && (above ? v.get<double>() > min : v.get<double>() >= min) && v.get<double>() <= max;
+  if (!fits) c.fail(at, fmt::format("expected a number {} {} and at most {}, got {}", above ? "above" : "from", min, max, shown(v)));
+  return v.get<double>();
+}
+
+bool boolean(const checker& c, const json& v, const std::string& at) {
+  if (!v.is_boolean()) c.fail(at, fmt::format("expected true or false, got {}", shown(v)));
+  return v.get<bool>();
+}
+
+std::string text(const checker& c, const json& v, const std::string& at) {
+  if (!v.is_string() || v.get_ref<const std::string&>().empty()) c.fail(at, fmt::format("expected a non-empty string, got {}", shown(v)));
+  return v.get<std::string>();
+}
+
+// Each member present in `v`, with its pointer.
+template <class Read>
+void optional_member(const json& v, const std::string& at, std::string_view key, Read&& read) {
+  if (const auto it = v.find(key); it != v.end()) read(*it, child(at, key));
+}
+
+const json& required(const checker& c, const json& v, const std::string& at, std::string_view key, std::string_view what) {
+  const auto it = v.find(key);
+  if (it == v.end()) c.fail(at, fmt::format("missing '{}': {}", key, what));
+  return *it;
+}
+
+std::string resolved(const std::string& folder, const std::string& path) {
+  if (path == "-" || std::filesystem::path(path).is_absolute() || folder.empty()) return path;
+  return (std::filesystem::path(folder) / path).string();
+}
+
+void read_machine(const checker& c, const json& v, experiment_config& out, const std::string& folder,
+                  machine_sources allowed) {
+  const std::string at = "/machine";
+  object(c, v, at, {"description", "name", "file", "sysfs", "hwloc", "threads_per_core", "default_cpus_per_node"});
+  int sources = 0;
+  for (const char* key : {"name", "file", "sysfs", "hwloc"}) sources += v.contains(key) ? 1 : 0;
+  if (sources != 1) c.fail(at, fmt::format("expected exactly one of name, file, sysfs, hwloc; got {}", sources));
+  optional_member(v, at, "description", [&](const json& x, const std::string& p) { text(c, x, p); });
+  optional_member(v, at, "name", [&](const json& x, const std::string& p) { out.machine.name = text(c, x, p); });
+  optional_member(v, at, "file", [&](const json& x, const std::string& p) {
+    if (allowed == machine_sources::names_only) c.fail(p, "machine files are not read here");
+    out.machine.file = resolved(folder, text(c, x, p));
+  });
+  optional_member(v, at, "sysfs", [&](const json& x, const std::string& p) {
+    if (allowed == machine_sources::names_only) c.fail(p, "sysfs folders are not read here");
+    out.machine.sysfs = resolved(folder, text(c, x, p));
+  });
+  optional_member(v, at, "hwloc", [&](const json& x, const std::string& p) {
+    if (!boolean(c, x, p)) c.fail(p, "expected true (leave it out for another source)");
+    if (allowed == machine_sources::names_only) c.fail(p, "this machine is not read here");
+    out.machine.hwloc = true;
+  });
+  optional_member(v, at, "threads_per_core", [&](const json& x, const std::string& p) {
+    out.threads_per_core = static_cast<unsigned>(integer(c, x, p, 1, 16));
+  });
+  optional_member(v, at, "default_cpus_per_node", [&](const json& x, const std::string& p) {
+    out.default_cpus_per_node = static_cast<unsigned>(integer(c, x, p, 1, 4096));
+  });
+}
+
+void read_cost_model(const checker& c, const json& v, sim::cost_model& m) {
+  const std::string at = "/cost_model";
+  object(c, v, at,
+         {"description", "tick_ms", "smt_gain_per_sibling", "task_move_cost_ms", "page_migrate_cost_ms",
+          "hinting_fault_cost_ms", "interleave_chunks", "interleave_interval_ms", "pages_per_chunk",
+          "refresh_interval_ms"});
+  optional_member(v, at, "description", [&](const json& x, const std::string& p) { text(c, x, p); });
+  optional_member(v, at, "tick_ms", [&](const json& x, const std::string& p) { m.tick_ms = number(c, x, p, 0.1, 1000); });
+  optional_member(v, at, "smt_gain_per_sibling",
+                  [&](const json& x, const std::string& p) { m.smt_gain_per_sibling = number(c, x, p, 0, 1); });
+  optional_member(v, at, "task_move_cost_ms",
+                  [&](const json& x, const std::string& p) { m.task_move_cost_ms = number(c, x, p, 0, 1000); });
+  optional_member(v, at, "page_migrate_cost_ms",
+                  [&](const json& x, const std::string& p) { m.page_migrate_cost_ms = number(c, x, p, 0, 1000); });
+  optional_member(v, at, "hinting_fault_cost_ms",
+                  [&](const json& x, const std::string& p) { m.hinting_fault_cost_ms = number(c, x, p, 0, 1000); });
+  optional_member(v, at, "interleave_chunks", [&](const json& x, const std::string& p) {
+    m.interleave_chunks = static_cast<unsigned>(integer(c, x, p, 1, max_chunks));
+  });
+  optional_member(v, at, "interleave_interval_ms",
+                  [&](const json& x, const std::string& p) { m.interleave_interval_ms = number(c, x, p, 0, 1e7, true); });
+  optional_member(v, at, "pages_per_chunk",
+                  [&](const json& x, const std::string& p) { m.pages_per_chunk = integer(c, x, p, 1, 1 << 18); });
+  optional_member(v, at, "refresh_interval_ms",
+                  [&](const json& x, const std::string& p) { m.refresh_interval_ms = number(c, x, p, 0, 1e7, true); });
+}
+
+sim::shared_touch touch_of(const checker& c, const json& v, const std::string& at) {
+  static constexpr std::pair<std::string_view, sim::shared_touch> names[] = {
+      {"any_thread", sim::shared_touch::any_thread},
+      {"first_thread", sim::shared_touch::first_thread},
+      {"allocating_threads", sim::shared_touch::allocating_threads},
+      {"collector_threads", sim::shared_touch::collector_threads}};
+  if (v.is_string()) {
+    for (const auto& [name, touch] : names) {
+      if (v.get_ref<const std::string&>() == name) return touch;
+    }
+  }
+  c.fail(at, fmt::format("expected any_thread, first_thread, allocating_threads or collector_threads, got {}", shown(v)));
+}
+
+std::vector<sim::access> read_accesses(const checker& c, const json& v, const std::string& at, std::size_t regions) {
+  std::vector<sim::access> out;
+  array(c, v, at, 1, max_regions);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::string p = child(at, i);
+    object(c, v[i], p, {"region", "weight"});
+    sim::access a;
+    a.region = static_cast<std::uint32_t>(
+        integer(c, required(c, v[i], p, "region", "the index of a region of this process"), child(p, "region"), 0,
+                regions - 1));
+    optional_member(v[i], p, "weight", [&](const json& x, const std::string& q) { a.weight = number(c, x, q, 0, 1e6, true); });
+    out.push_back(a);
+  }
+  return out;
+}
+
+sim::process_spec read_process(const checker& c, const json& v, const std::string& at, std::size_t index) {
+  object(c, v, at,
+         {"description", "name", "regions", "threads", "accesses", "memory_bound", "streaming",
+          "main_thread_touches_first", "jobs", "job_work_ms", "bind_nodes", "start_ms", "gc"});
+  sim::process_spec p;
+  p.name = fmt::format("p{}", index + 1);
+  optional_member(v, at, "description", [&](const json& x, const std::string& q) { text(c, x, q); });
+  optional_member(v, at, "name", [&](const json& x, const std::string& q) { p.name = text(c, x, q); });
+  const std::string regions_at = child(at, "regions");
+  const json& regions = array(c, required(c, v, at, "regions", "the process's memory regions"), regions_at, 1, max_regions);
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    const std::string q = child(regions_at, i);
+    object(c, regions[i], q, {"description", "chunks", "first_touch_by_all", "touch"});
+    sim::region r;
+    optional_member(regions[i], q, "description", [&](const json& x, const std::string& s) { text(c, x, s); });
+    r.chunks = static_cast<std::uint32_t>(integer(c, required(c, regions[i], q, "chunks", "its size in 2 MiB chunks"),
+                                                  child(q, "chunks"), 1, max_chunks));
+    optional_member(regions[i], q, "first_touch_by_all",
+                    [&](const json& x, const std::string& s) { r.first_touch_by_all = boolean(c, x, s); });
+    optional_member(regions[i], q, "touch", [&](const json& x, const std::string& s) { r.touch = touch_of(c, x, s); });
+    p.regions.push_back(r);
+  }
+  // threads: a count, every thread with the process's `accesses`; or one object per thread.
+  const std::string threads_at = child(at, "threads");
+  const json& threads = required(c, v, at, "threads", "a thread count, or one {\"accesses\": [...]} per thread");
+  const auto shared = v.find("accesses");
+  if (threads.is_array()) {
+    if (shared != v.end()) c.fail(child(at, "accesses"), "give accesses per thread when threads is an array");
+    array(c, threads, threads_at, 1, max_threads);
+    for (std::size_t i = 0; i < threads.size(); ++i) {
+      const std::string q = child(threads_at, i);
+      object(c, threads[i], q, {"accesses"});
+      p.threads.push_back({read_accesses(c, required(c, threads[i], q, "accesses", "the regions it works on"),
+                                         child(q, "accesses"), p.regions.size())});
+    }
+  } else {
+    const auto count = integer(c, threads, threads_at, 1, max_threads);
+    if (shared == v.end()) c.fail(at, "missing 'accesses': the regions each of its threads works on");
+    const sim::thread_spec t{read_accesses(c, *shared, child(at, "accesses"), p.regions.size())};
+    p.threads.assign(count, t);
+  }
+  optional_member(v, at, "memory_bound", [&](const json& x, const std::string& q) { p.memory_bound = number(c, x, q, 0, 1); });
+  optional_member(v, at, "streaming", [&](const json& x, const std::string& q) { p.streaming = number(c, x, q, 0, 1); });
+  optional_member(v, at, "main_thread_touches_first",
+                  [&](const json& x, const std::string& q) { p.main_thread_touches_first = boolean(c, x, q); });
+  optional_member(v, at, "jobs", [&](const json& x, const std::string& q) {
+    p.jobs = static_cast<std::uint32_t>(integer(c, x, q, 0, 1 << 20));
+  });
+  optional_member(v, at, "job_work_ms", [&](const json& x, const std::string& q) { p.job_work_ms = number(c, x, q, 0, 1e7, true); });
+  if (p.jobs > 0 && p.job_work_ms <= 0) c.fail(at, "jobs needs job_work_ms, each job's CPU time");
+  optional_member(v, at, "bind_nodes", [&](const json& x, const std::string& q) {
+    array(c, x, q, 0, 4096);
+    for (std::size_t i = 0; i < x.size(); ++i) p.bind_nodes.push_back(static_cast<std::uint32_t>(integer(c, x[i], child(q, i), 0, 4095)));
+  });
+  optional_member(v, at, "start_ms", [&](const json& x, const std::string& q) { p.start_ms = number(c, x, q, 0, max_seconds * 1000); });
+  optional_member(v, at, "gc", [&](const json& x, const std::string& q) {
+    object(c, x, q, {"description", "young_region", "alloc_chunks_per_s", "work_ms_per_chunk", "threads"});
+    optional_member(x, q, "description", [&](const json& y, const std::string& s) { text(c, y, s); });
+    p.gc.young_region = static_cast<std::uint32_t>(
+        integer(c, required(c, x, q, "young_region", "the index of the young generation's region"), child(q, "young_region"),
+                0, p.regions.size() - 1));
+    p.gc.alloc_chunks_per_s = number(c, required(c, x, q, "alloc_chunks_per_s", "chunks each mutator allocates per second"),
+                                     child(q, "alloc_chunks_per_s"), 0, 1e6, true);
+    p.gc.work_ms_per_chunk = number(c, required(c, x, q, "work_ms_per_chunk", "collector work per young chunk, in ms"),
+                                    child(q, "work_ms_per_chunk"), 0, 1e4);
+    optional_member(x, q, "threads", [&](const json& y, const std::string& s) {
+      p.gc.threads = static_cast<std::uint32_t>(integer(c, y, s, 0, max_threads));
+    });
+  });
+  return p;
+}
+
+sim::workload read_workload(const checker& c, const json& v, const std::string& at, std::size_t index) {
+  object(c, v, at, {"description", "name", "processes", "seconds", "report_elapsed", "work_per_thread_ms"});
+  sim::workload w;
+  w.name = fmt::format("workload{}", index + 1);
+  optional_member(v, at, "description", [&](const json& x, const std::string& q) { text(c, x, q); });
+  optional_member(v, at, "name", [&](const json& x, const std::string& q) { w.name = text(c, x, q); });
+  const std::string processes_at = child(at, "processes");
+  const json& processes = array(c, required(c, v, at, "processes", "its processes"), processes_at, 1, max_processes);
+  for (std::size_t i = 0; i < processes.size(); ++i) w.processes.push_back(read_process(c, processes[i], child(processes_at, i), i));
+  optional_member(v, at, "seconds", [&](const json& x, const std::string& q) { w.seconds = number(c, x, q, 0, max_seconds, true); });
+  optional_member(v, at, "report_elapsed", [&](const json& x, const std::string& q) { w.report_elapsed = boolean(c, x, q); });
+  optional_member(v, at, "work_per_thread_ms",
+                  [&](const json& x, const std::string& q) { w.work_per_thread_ms = number(c, x, q, 0, 1e9); });
+  const bool has_jobs = std::any_of(w.processes.begin(), w.processes.end(), [](const auto& p) { return p.jobs > 0; });
+  if (w.report_elapsed && !has_jobs && w.work_per_thread_ms <= 0) {
+    c.fail(at, "report_elapsed without jobs needs work_per_thread_ms, the work each thread finishes");
+  }
+  return w;
+}
+
+}  // namespace
+
+experiment_config parse_experiment_config(std::string_view input, const std::string& source, const std::string& folder,
+                                          const std::vector<std::string>& stack_names, machine_sources allowed) {
+  const checker c(input, source);
+  if (input.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    c.fail_at(0, "the file is empty; expected a JSON object with machine and workloads");
+  }
+  json doc;
+  try {
+    // Refused past max_depth while parsing, before anything deep is built.
+    doc = json::parse(input, [&](int depth, json::parse_event_t, json&) {
+      if (depth > static_cast<int>(max_depth)) throw std::length_error("too deep");
+      return true;
+    });
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    if (const auto colon = what.find(": ", what.find("parse error")); colon != std::string::npos) what.erase(0, colon + 2);
+    c.fail_at(e.byte == 0 ? 0 : e.byte - 1, what);
+  } catch (const json::exception& e) {
+    c.fail_at(0, e.what());  // a number beyond double and the like
+  } catch (const std::length_error&) {
+    c.fail_at(0, fmt::format("nested deeper than {} levels", max_depth));
+  }
+  c.check_duplicate_keys();
+  object(c, doc, "",
+         {"$schema", "description", "machine", "costs", "cost_model", "workloads", "stacks", "runs", "seed", "threads"});
+  experiment_config out;
+  optional_member(doc, "", "$schema", [&](const json& x, const std::string& p) { text(c, x, p); });
+  optional_member(doc, "", "description", [&](const json& x, const std::string& p) { text(c, x, p); });
+  read_machine(c, required(c, doc, "", "machine", "the machine, e.g. {\"name\": \"seed000-8node\"}"), out, folder, allowed);
+  optional_member(doc, "", "costs", [&](const json& x, const std::string& p) {
+    if (allowed == machine_sources::names_only) c.fail(p, "costs files are not read here");
+    out.costs_file = resolved(folder, text(c, x, p));
+  });
+  optional_member(doc, "", "cost_model", [&](const json& x, const std::string&) { read_cost_model(c, x, out.cost_model); });
+  const json& workloads = array(c, required(c, doc, "", "workloads", "the experiments, one workload each"), "/workloads", 1, 64);
+  for (std::size_t i = 0; i < workloads.size(); ++i) out.workloads.push_back(read_workload(c, workloads[i], child("/workloads", i), i));
+  optional_member(doc, "", "stacks", [&](const json& x, const std::string& p) {
+    array(c, x, p, 1, 64);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const std::string name = text(c, x[i], child(p, i));
+      if (std::find(stack_names.begin(), stack_names.end(), name) == stack_names.end()) {
+        c.fail(child(p, i), fmt::format("unknown stack '{}'; valid stacks: {}", name, fmt::join(stack_names, ", ")));
+      }
+      out.stacks.push_back(name);
+    }
+  });
+  optional_member(doc, "", "runs", [&](const json& x, const std::string& p) { out.runs = static_cast<unsigned>(integer(c, x, p, 1, 100000)); });
+  optional_member(doc, "", "seed", [&](const json& x, const std::string& p) {
+    out.seed = integer(c, x, p, 0, std::numeric_limits<std::uint64_t>::max());
+  });
+  optional_member(doc, "", "threads", [&](const json& x, const std::string& p) { out.threads = static_cast<unsigned>(integer(c, x, p, 1, 4096)); });
+  return out;
+}
+
+experiment_config read_experiment_config(const std::string& path, const std::vector<std::string>& stack_names) {
+  if (path == "-") {
+    const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    return parse_experiment_config(text, "<stdin>", "", stack_names);
+  }
+  const std::string text = read_json_file<experiment_config_error>(path);
+  return parse_experiment_config(text, path, std::filesystem::path(path).parent_path().string(), stack_names);
+}
+
+}  // namespace numaplace_cli

@@ -1,0 +1,112 @@
+// `numaplace sim --config FILE.json`: experiment files run, their fields reach the simulator,
+// the command line overrides them, and paths inside them start at the file's folder. (The
+// schema's agreement with the reader on good and bad files: test/cli/experiment_schema_check.py.)
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+
+using numaplace_cli_test::data_file;
+using numaplace_cli_test::run_numaplace;
+
+namespace {
+
+const std::string examples = std::string(NUMAPLACE_TEST_DATA) + "/../../examples/experiments/";
+
+nlohmann::json report_of(std::vector<std::string> args) {
+  args.insert(args.begin(), "sim");
+  args.insert(args.end(), {"--json", "--threads", "2"});
+  const auto r = run_numaplace(args);
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+// Two processes of 6 threads on `machine`; the second gets `process_fields` (JSON members
+// after a comma) and the file `top` (members followed by a comma).
+std::string config_with(const std::string& name, const std::string& process_fields, const std::string& top = "",
+                        const std::string& machine = R"({"name": "seed003-4node"})") {
+  const auto path = std::filesystem::temp_directory_path() / ("numaplace-config-test-" + name + ".json");
+  std::ofstream(path) << R"({"machine": )" << machine << R"(, "runs": 1, "stacks": ["linux-modern"],)" << top
+                      << R"( "workloads": [{"name": "w", "seconds": 4, "processes": [)"
+                      << R"({"name": "a", "regions": [{"chunks": 32}], "threads": 6, "accesses": [{"region": 0}]},)"
+                      << R"({"name": "b", "regions": [{"chunks": 32}], "threads": 6, "accesses": [{"region": 0}])"
+                      << process_fields << "}]}]}";
+  return path.string();
+}
+
+double throughput_of(const nlohmann::json& report, std::size_t group) {
+  return report["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"][group]["throughput"].get<double>();
+}
+
+}  // namespace
+
+TEST_CASE("every example experiment runs, and its report is stamped") {
+  for (const auto& entry : std::filesystem::directory_iterator(examples)) {
+    CAPTURE(entry.path());
+    const auto j = report_of({"--config", entry.path().string(), "--runs", "1"});
+    CHECK(j["format"] == "numaplace-sim-report");
+    CHECK(j["schema_version"] == 1);
+    const auto& e = j["presets"][0]["experiments"][0];
+    CHECK(e["stacks"].size() == 2);
+    CHECK(e["stacks"][0]["runs"].size() == 1);  // --runs 1 overrides the file's 2
+  }
+}
+
+TEST_CASE("the file's stacks, runs and seed are used, and the command line overrides them") {
+  const std::string file = examples + "staggered-start.json";
+  const auto from_file = report_of({"--config", file});
+  const auto& e = from_file["presets"][0]["experiments"][0];
+  CHECK(e["name"] == "staggered-pair");
+  CHECK(e["seed"] == 7);
+  CHECK(e["runs"] == 2);
+  CHECK(e["stacks"][1]["stack"] == "linux-modern");
+  const auto overridden = report_of({"--config", file, "--stacks", "hard-binding", "--seed", "11", "--runs", "1"});
+  const auto& o = overridden["presets"][0]["experiments"][0];
+  CHECK(o["seed"] == 11);
+  CHECK(o["runs"] == 1);
+  REQUIRE(o["stacks"].size() == 1);
+  CHECK(o["stacks"][0]["stack"] == "hard-binding");
+}
+
+TEST_CASE("a process's start time, a cost model field and SMT reach the simulator") {
+  const double base = throughput_of(report_of({"--config", config_with("base", "")}), 1);
+  CHECK(throughput_of(report_of({"--config", config_with("late", R"(, "start_ms": 2000)")}), 1) != base);
+  CHECK(throughput_of(report_of({"--config", config_with("dear", "", R"( "cost_model": {"page_migrate_cost_ms": 20},)")}), 1) !=
+        base);
+  // SMT on a machine without measured costs (those say their own threads_per_core).
+  const std::string file = "\"file\": \"" + data_file("topologies/intel-xeon-e7-4870-4s-4node-dell-r910.txt") + "\"";
+  const double one_thread = throughput_of(report_of({"--config", config_with("nosmt", "", "", "{" + file + "}")}), 1);
+  const auto smt = config_with("smt", "", "", "{" + file + R"(, "threads_per_core": 2})");
+  CHECK(throughput_of(report_of({"--config", smt}), 1) < one_thread);
+}
+
+TEST_CASE("a machine file is found next to the config, and a missing one is named") {
+  const auto dir = std::filesystem::temp_directory_path() / "numaplace-config-test-dir";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(data_file("topologies/intel-xeon-e7-4870-4s-4node-dell-r910.txt"), dir / "m.txt",
+                             std::filesystem::copy_options::overwrite_existing);
+  const std::string body =
+      R"({"machine": {"file": "m.txt"}, "runs": 1, "workloads": [{"seconds": 1, "processes": [{"regions": [{"chunks": 4}], "threads": 2, "accesses": [{"region": 0}]}]}]})";
+  std::ofstream(dir / "exp.json") << body;
+  const auto j = report_of({"--config", (dir / "exp.json").string()});
+  CHECK(j["presets"][0]["experiments"][0]["machine"].get<std::string>().find("m.txt") != std::string::npos);
+  std::filesystem::remove(dir / "m.txt");
+  const auto r = run_numaplace({"sim", "--config", (dir / "exp.json").string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("m.txt") != std::string::npos);
+}
+
+TEST_CASE("--config refuses other workload and machine options, and a missing file") {
+  const std::string file = examples + "staggered-start.json";
+  CHECK(run_numaplace({"sim", "--config", file, "--workload", "specjbb:1:8"}).exit_code == 2);
+  CHECK(run_numaplace({"sim", "--config", file, "--machine", "seed003-4node"}).exit_code == 2);
+  const auto r = run_numaplace({"sim", "--config", "/nonexistent/exp.json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("/nonexistent/exp.json: cannot open") != std::string::npos);
+}

@@ -1,0 +1,70 @@
+// `numaplace sim --merge`: the shards of a sweep, merged, give exactly the unsharded report;
+// parts of other sweeps, repeated and missing shards are refused naming the file.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+
+using numaplace_cli_test::run_numaplace;
+
+namespace {
+
+const std::string experiment = std::string(NUMAPLACE_TEST_DATA) + "/../../examples/experiments/staggered-start.json";
+
+std::string output_of(const std::vector<std::string>& args) {
+  const auto r = run_numaplace(args);
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  return r.out;
+}
+
+std::string part(const std::string& name, const std::vector<std::string>& args) {
+  const auto path = (std::filesystem::temp_directory_path() / ("numaplace-merge-test-" + name + ".json")).string();
+  std::ofstream(path) << output_of(args);
+  return path;
+}
+
+std::vector<std::string> sweep(std::vector<std::string> extra) {
+  std::vector<std::string> args{"sim", "--config", experiment, "--runs", "3", "--threads", "2", "--json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("merged shards are the unsharded report, in every output form") {
+  const std::string whole = output_of(sweep({}));
+  const auto p0 = part("0", sweep({"--shard", "0/2"}));
+  const auto p1 = part("1", sweep({"--shard", "1/2"}));
+  CHECK(output_of({"sim", "--merge", p1, p0, "--json"}) == whole);  // in any order
+  std::vector<std::string> text{"sim", "--config", experiment, "--runs", "3", "--threads", "2"};
+  CHECK(output_of({"sim", "--merge", p0, p1}) == output_of(text));
+  text.push_back("--csv");
+  CHECK(output_of({"sim", "--merge", p0, p1, "--csv"}) == output_of(text));
+}
+
+TEST_CASE("seed presets merge too") {
+  const std::vector<std::string> args{"sim", "--preset", "seed000", "--runs", "2", "--json"};
+  auto a = args, b = args;
+  a.insert(a.end(), {"--shard", "0/2"});
+  b.insert(b.end(), {"--shard", "1/2"});
+  CHECK(output_of({"sim", "--merge", part("s0", a), part("s1", b), "--json"}) == output_of(args));
+}
+
+TEST_CASE("parts that do not make one sweep are refused, naming the file") {
+  const auto p0 = part("r0", sweep({"--shard", "0/2"}));
+  const auto p1 = part("r1", sweep({"--shard", "1/2"}));
+  const auto other_seed = part("r1-seed", sweep({"--shard", "1/2", "--seed", "9"}));
+  const auto of_three = part("r1-of-3", sweep({"--shard", "1/3"}));
+  numaplace_cli_test::check_rejected({"sim", "--merge", p0, p0}, p0 + ": /shard: 0/2 again");
+  numaplace_cli_test::check_rejected({"sim", "--merge", p0}, "shard 1/2 is missing");
+  numaplace_cli_test::check_rejected({"sim", "--merge", p0, other_seed},
+                                     other_seed + ": /presets/0/experiments/0/seed: differs from " + p0);
+  numaplace_cli_test::check_rejected({"sim", "--merge", p0, of_three}, of_three + ": /shard: is 1/3");
+  numaplace_cli_test::check_rejected({"sim", "--merge", p0, experiment}, experiment + ": has no format");
+  numaplace_cli_test::check_rejected({"sim", "--merge", p0, p1, "--runs", "2"}, "--merge prints the parts' sweep");
+}

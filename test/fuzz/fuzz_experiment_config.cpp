@@ -1,0 +1,37 @@
+// `numaplace sim --config`'s reader on any bytes: parse_experiment_config either returns a
+// sweep whose every access and collector names a region of its process, or throws
+// experiment_config_error naming the file and a place in it. Machines are named only: the
+// fuzzer never reads files, sysfs or this machine.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "check.hpp"
+#include "experiment_config.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace numaplace_fuzz;
+  static const std::vector<std::string> stacks{"no-balancing", "linux-modern"};
+  try {
+    const auto config = numaplace_cli::parse_experiment_config(as_text(data, size), "fuzz.json", "", stacks,
+                                                               numaplace_cli::machine_sources::names_only);
+    NUMAPLACE_FUZZ_CHECK(config.machine.name && !config.machine.file && !config.machine.sysfs && !config.machine.hwloc);
+    NUMAPLACE_FUZZ_CHECK(!config.workloads.empty());
+    for (const auto& w : config.workloads) {
+      for (const auto& p : w.processes) {
+        NUMAPLACE_FUZZ_CHECK(!p.regions.empty() && !p.threads.empty());
+        for (const auto& t : p.threads) {
+          for (const auto& a : t.accesses) NUMAPLACE_FUZZ_CHECK(a.region < p.regions.size() && a.weight > 0);
+        }
+        NUMAPLACE_FUZZ_CHECK(p.gc.young_region == numaplace::sim::gc_spec::no_young || p.gc.young_region < p.regions.size());
+      }
+    }
+  } catch (const numaplace_cli::experiment_config_error& e) {
+    const std::string what = e.what();
+    // Always "fuzz.json:LINE:COLUMN: ...".
+    NUMAPLACE_FUZZ_CHECK(what.starts_with("fuzz.json:"));
+    NUMAPLACE_FUZZ_CHECK(what.size() > std::string("fuzz.json:1:1: ").size());
+  }
+  return 0;
+}
