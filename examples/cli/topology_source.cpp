@@ -10,6 +10,7 @@
 #include <string_view>
 #include <system_error>
 
+#include <numaplace/topology/generator_spec.hpp>
 #include <numaplace/topology/load_file.hpp>
 #include <numaplace/topology/load_sysfs.hpp>
 #include <numaplace/topology/presets.hpp>
@@ -106,6 +107,14 @@ topology_source::topology_source(CLI::App& command) {
       group
           ->add_option("--sysfs", sysfs_root_, "A sysfs node folder, e.g. a copy of " + std::string(default_sysfs_root))
           ->type_name("ROOT");
+  generate_option_ =
+      group
+          ->add_option("--generate", generate_,
+                       "A generated machine: ring:N[:HOP], fully-connected:N[:REMOTE], backplane:GxP[:IN[:ACROSS]], "
+                       "ladder:R[:HOP], twisted-ladder:R[:HOP], hierarchical:F@D[,F@D...] (innermost first) or "
+                       "links:N:HOP:A-B[,A-B...], each optionally followed by /cpus=N and /memory=SIZE (K, M, G, T); "
+                       "e.g. ring:8, backplane:2x4:12:20/cpus=4/memory=16G, hierarchical:2@11,4@20")
+          ->type_name("SPEC");
   auto* hwloc = group->add_flag(
       "--hwloc", hwloc_,
       hwloc_available() ? "Discover this machine through hwloc" : "Discover this machine through hwloc (not built in)");
@@ -113,7 +122,7 @@ topology_source::topology_source(CLI::App& command) {
   auto* list_alias = group->add_flag("--list-presets", list_machines_, "Old spelling of --list-machines")
                          ->each([](const std::string&) { print_renamed_notice("--list-presets", "--list-machines"); });
   const std::vector<CLI::Option*> sources{file_option_, machine_option_, preset_option_, sysfs_option_,
-                                          hwloc,        list,            list_alias};
+                                          generate_option_, hwloc, list, list_alias};
   for (CLI::Option* a : sources) {
     for (CLI::Option* b : sources) {
       if (a != b) a->excludes(b);
@@ -126,6 +135,7 @@ machine_request topology_source::request() const {
   if (file_option_->count() > 0) r.file = file_;
   if (machine_option_->count() > 0 || preset_option_->count() > 0) r.name = machine_;
   if (sysfs_option_->count() > 0) r.sysfs = sysfs_root_;
+  if (generate_option_->count() > 0) r.generate = generate_;
   r.hwloc = hwloc_;
   return r;
 }
@@ -134,6 +144,9 @@ loaded_topology load_machine(const machine_request& request) {
   if (request.file) return from_file(*request.file);
   if (request.name) return from_preset(*request.name);
   if (request.sysfs) return from_sysfs(*request.sysfs, "sysfs");
+  if (request.generate) {
+    return {numaplace::generate::from_spec(*request.generate), fmt::format("generated {}", *request.generate), {}};
+  }
   if (request.hwloc) {
     if (!hwloc_available()) throw usage_error("--hwloc: this numaplace was built without hwloc");
     return hwloc_this_machine();

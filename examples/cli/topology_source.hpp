@@ -29,6 +29,7 @@ struct machine_request {
   std::optional<std::string> name;   ///< a named machine (numaplace::presets)
   std::optional<std::string> file;   ///< a topology file; "-" is standard input
   std::optional<std::string> sysfs;  ///< a sysfs node folder
+  std::optional<std::string> generate;  ///< a generator spec (numaplace::generate::from_spec)
   bool hwloc = false;                ///< this machine, through hwloc
 };
 
@@ -58,12 +59,14 @@ class topology_source {
   std::string file_;
   std::string machine_;
   std::string sysfs_root_;
+  std::string generate_;
   bool hwloc_ = false;
   bool list_machines_ = false;
   CLI::Option* file_option_ = nullptr;
   CLI::Option* machine_option_ = nullptr;
   CLI::Option* preset_option_ = nullptr;  // the old spelling of --machine
   CLI::Option* sysfs_option_ = nullptr;
+  CLI::Option* generate_option_ = nullptr;
 };
 
 /// Prints every preset's name, description and source on stdout.
