@@ -173,3 +173,18 @@ TEST_CASE("--machine names a machine; --preset and --list-presets still work, wi
   CHECK(old_list.err == "numaplace: notice: --list-presets is now --list-machines\n");
   check_rejected({"topo", "--machine", "no-such-machine"}, "unknown machine 'no-such-machine'");
 }
+
+TEST_CASE("--generate builds a machine from a generator spec, and round-trips like any other") {
+  const json j = json::parse(ok_output({"topo", "--json", "--generate", "backplane:2x4:12:20/cpus=2/memory=1G"}));
+  CHECK(j["source"] == "generated backplane:2x4:12:20/cpus=2/memory=1G");
+  CHECK(j["node_count"] == 8);
+  CHECK(j["kind"] == "backplane");
+  CHECK(j["nodes"][1]["cpu_list"] == "2-3");
+  CHECK(j["nodes"][1]["memory_bytes"] == 1073741824);
+  for (const char* spec : {"ring:8", "fully-connected:4:20", "ladder:4", "twisted-ladder:4", "hierarchical:2@11,4@20"}) {
+    INFO("spec " << spec);
+    check_round_trip({"--generate", spec});
+  }
+  check_rejected({"topo", "--generate", "ring:4:300"}, "generator spec 'ring:4:300': '300': distance per hop 300 is larger than 255");
+  check_rejected({"topo", "--generate", "ring:8", "--machine", "seed000-8node"}, "excludes");
+}
