@@ -117,7 +117,7 @@ class advise_command final : public command {
   const CLI::App& app() const override { return *app_; }
 
   int run() const override {
-    if (source_.list_presets_requested()) {
+    if (source_.list_machines_requested()) {
       print_presets();
       return exit_ok;
     }
@@ -148,7 +148,7 @@ class advise_command final : public command {
   std::optional<std::filesystem::path> sysfs_root(const numaplace::dynamic_topology& t) const {
     const auto given = [&](const char* name) { return app_->get_option_no_throw(name)->count() > 0; };
     if (given("--sysfs")) return app_->get_option_no_throw("--sysfs")->as<std::string>();
-    if (given("--file") || given("--preset") || given("--hwloc")) return std::nullopt;
+    if (given("--file") || given("--machine") || given("--preset") || given("--hwloc")) return std::nullopt;
     // This machine: sysfs when it lists the nodes (else the source fell back to hwloc).
     const std::filesystem::path root = default_sysfs_root;
     std::error_code ec;

@@ -4,6 +4,11 @@
 // one way they read a file.
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <exception>
 
 #include <cerrno>
 #include <cstring>
@@ -31,6 +36,42 @@ class json_checker {
  private:
   std::string source_;
 };
+
+/// The 1-based line and column of byte `offset` (0-based) in `text`.
+inline std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, offset - line_start + 1};
+}
+
+/// A value as a message shows it: its JSON type, or the value itself when short. Never dumps a
+/// deep value (dump() recurses per level).
+template <class Json>
+std::string shown(const Json& v) {
+  if (v.is_object()) return "an object";
+  if (v.is_array()) return fmt::format("an array of {}", v.size());
+  std::string text = v.dump();
+  return text.size() <= 40 ? text : text.substr(0, 37) + "...";
+}
+
+/// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1,
+/// column 5: " prefix: the location is given as file:line:column instead.
+inline std::string reason(const std::exception& e) {
+  std::string what = e.what();
+  if (const auto tag_end = what.find("] "); what.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos) {
+    what.erase(0, tag_end + 2);
+  }
+  if (what.rfind("parse error", 0) == 0) {
+    if (const auto colon = what.find(": "); colon != std::string::npos) what.erase(0, colon + 2);
+  }
+  return what;
+}
 
 /// The whole of the file at `path`, or an Error naming it: a folder, a file that cannot be
 /// opened or read.

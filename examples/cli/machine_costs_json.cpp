@@ -45,28 +45,6 @@ class checker : public json_checker<machine_costs_error> {
 std::string child(std::string_view path, std::string_view key) { return fmt::format("{}/{}", path, key); }
 std::string child(std::string_view path, std::size_t i) { return fmt::format("{}/{}", path, i); }
 
-// A value as a message shows it: its JSON type, or the value itself when short. Never dumps a
-// deep value (dump() recurses per level).
-std::string shown(const json& v) {
-  if (v.is_object()) return "an object";
-  if (v.is_array()) return fmt::format("an array of {}", v.size());
-  std::string text = v.dump();
-  return text.size() <= 40 ? text : text.substr(0, 37) + "...";
-}
-
-// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1,
-// column 5: " prefix: the location is given as file:line:column instead.
-std::string reason(const std::exception& e) {
-  std::string what = e.what();
-  if (const auto tag_end = what.find("] "); what.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos) {
-    what.erase(0, tag_end + 2);
-  }
-  if (what.rfind("parse error", 0) == 0) {
-    if (const auto colon = what.find(": "); colon != std::string::npos) what.erase(0, colon + 2);
-  }
-  return what;
-}
-
 double number(const checker& c, const json& v, const std::string& path) {
   if (!v.is_number()) c.fail(path, fmt::format("expected a number, got {}", shown(v)));
   const double d = v.get<double>();
@@ -219,18 +197,6 @@ std::string text_field(const checker& c, const json& v, const std::string& path)
 }
 
 }  // namespace
-
-std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  std::size_t line = 1, line_start = 0;
-  for (std::size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  return {line, offset - line_start + 1};
-}
 
 machine_costs parse_machine_costs(std::string_view text, const std::string& source) {
   const checker c(source);

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "exit_codes.hpp"
+#include "json_checker.hpp"
 
 namespace numaplace_cli {
 
@@ -33,7 +34,5 @@ numaplace::sim::machine_costs read_machine_costs(const std::string& path);
 /// `c` in the form parse_machine_costs reads back to the same costs.
 nlohmann::ordered_json machine_costs_json(const numaplace::sim::machine_costs& c);
 
-/// The 1-based line and column of byte `offset` (0-based) in `text`.
-std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::size_t offset);
 
 }  // namespace numaplace_cli

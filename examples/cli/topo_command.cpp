@@ -47,7 +47,7 @@ class topo_command final : public command {
   const CLI::App& app() const override { return *app_; }
 
   int run() const override {
-    if (source_.list_presets_requested()) {
+    if (source_.list_machines_requested()) {
       print_presets();
       return exit_ok;
     }

@@ -4,7 +4,9 @@
 #include <vector>
 
 #include "cpu_ranges.hpp"
+#include "json_stamp.hpp"
 #include "neighbour_circles.hpp"
+#include "topology_file.hpp"
 
 namespace numaplace_cli {
 
@@ -57,7 +59,7 @@ json topology_json(const loaded_topology& loaded) {
     nodes.push_back(node_json(t, i));
     matrix.push_back(row(t, i));
   }
-  return {{"source", loaded.source},
+  json doc = {{"source", loaded.source},
           {"notes", loaded.notes},
           {"kind", std::string(numaplace::to_string(t.kind()))},
           {"levels", std::vector<numaplace::distance_t>(t.levels().begin(), t.levels().end())},
@@ -67,6 +69,8 @@ json topology_json(const loaded_topology& loaded) {
           {"nodes", nodes},
           {"distances", matrix},
           {"asymmetries", asymmetries_json(t)}};
+  stamp_json(doc, topology_format, topology_schema_version);
+  return doc;
 }
 
 }  // namespace numaplace_cli

@@ -6,15 +6,18 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <iostream>
 #include <string_view>
 #include <system_error>
 
+#include <numaplace/topology/generator_spec.hpp>
 #include <numaplace/topology/load_file.hpp>
 #include <numaplace/topology/load_sysfs.hpp>
 #include <numaplace/topology/presets.hpp>
 
 #include "exit_codes.hpp"
 #include "hwloc_source.hpp"
+#include "topology_file.hpp"
 
 namespace numaplace_cli {
 
@@ -53,6 +56,24 @@ loaded_topology from_preset(const std::string& name) {
   return {p->build(), fmt::format("preset {}", p->name), {}};
 }
 
+// A topology file of any format, "-" being standard input: a topology document (`topo --json`
+// output) when it starts with '{', else whatever numaplace::load::text recognises.
+loaded_topology from_file(const std::string& path) {
+  const bool standard_input = path == "-";
+  const std::string source = standard_input ? "standard input" : path;
+  const std::string text = standard_input ? numaplace::load::detail::read_stream(std::cin, source)
+                                          : numaplace::load::detail::read_text(path);
+  loaded_topology loaded = looks_like_json(text) ? parse_topology_json(text, source)
+                                                 : loaded_topology{numaplace::load::text(text, source), "", {}};
+  loaded.source = standard_input ? "standard input" : fmt::format("file {}", path);
+  return loaded;
+}
+
+// The old spelling of an option still works, and says once what it is now called.
+void print_renamed_notice(const std::string& old_name, const std::string& new_name) {
+  fmt::print(stderr, "numaplace: notice: {} is now {}\n", old_name, new_name);
+}
+
 loaded_topology from_sysfs(const std::string& root, const std::string& label) {
   return {numaplace::load::sysfs(root), fmt::format("{} (sysfs {})", label, root), {}};
 }
@@ -64,7 +85,7 @@ loaded_topology from_this_machine() {
   if (hwloc_available()) return hwloc_this_machine();
   throw usage_error(
       fmt::format("{} lists no NUMA node and numaplace was built without hwloc; "
-                  "choose a topology with --file, --preset or --sysfs",
+                  "choose a topology with --file, --machine or --sysfs",
                   default_sysfs_root));
 }
 
@@ -72,18 +93,36 @@ loaded_topology from_this_machine() {
 
 topology_source::topology_source(CLI::App& command) {
   auto* group = command.add_option_group("topology source", "Which machine to describe (default: this machine)");
-  file_option_ = group->add_option("--file", file_, "A distance matrix file, or saved `numactl --hardware` output")
-                     ->type_name("PATH");
-  preset_option_ = group->add_option("--preset", preset_, "A named machine (see --list-presets)")->type_name("NAME");
+  file_option_ =
+      group
+          ->add_option("--file", file_,
+                       "A topology file: `topo --json` output, a distance matrix or saved `numactl --hardware` "
+                       "output; - reads standard input")
+          ->type_name("PATH");
+  machine_option_ = group->add_option("--machine", machine_, "A named machine (see --list-machines)")->type_name("NAME");
+  preset_option_ = group->add_option("--preset", machine_, "Old spelling of --machine")
+                       ->type_name("NAME")
+                       ->each([](const std::string&) { print_renamed_notice("--preset", "--machine"); });
   sysfs_option_ =
       group
           ->add_option("--sysfs", sysfs_root_, "A sysfs node folder, e.g. a copy of " + std::string(default_sysfs_root))
           ->type_name("ROOT");
+  generate_option_ =
+      group
+          ->add_option("--generate", generate_,
+                       "A generated machine: ring:N[:HOP], fully-connected:N[:REMOTE], backplane:GxP[:IN[:ACROSS]], "
+                       "ladder:R[:HOP], twisted-ladder:R[:HOP], hierarchical:F@D[,F@D...] (innermost first) or "
+                       "links:N:HOP:A-B[,A-B...], each optionally followed by /cpus=N and /memory=SIZE (K, M, G, T); "
+                       "e.g. ring:8, backplane:2x4:12:20/cpus=4/memory=16G, hierarchical:2@11,4@20")
+          ->type_name("SPEC");
   auto* hwloc = group->add_flag(
       "--hwloc", hwloc_,
       hwloc_available() ? "Discover this machine through hwloc" : "Discover this machine through hwloc (not built in)");
-  auto* list = group->add_flag("--list-presets", list_presets_, "List the named machines and exit");
-  const std::vector<CLI::Option*> sources{file_option_, preset_option_, sysfs_option_, hwloc, list};
+  auto* list = group->add_flag("--list-machines", list_machines_, "List the named machines and exit");
+  auto* list_alias = group->add_flag("--list-presets", list_machines_, "Old spelling of --list-machines")
+                         ->each([](const std::string&) { print_renamed_notice("--list-presets", "--list-machines"); });
+  const std::vector<CLI::Option*> sources{file_option_, machine_option_, preset_option_, sysfs_option_,
+                                          generate_option_, hwloc, list, list_alias};
   for (CLI::Option* a : sources) {
     for (CLI::Option* b : sources) {
       if (a != b) a->excludes(b);
@@ -94,16 +133,20 @@ topology_source::topology_source(CLI::App& command) {
 machine_request topology_source::request() const {
   machine_request r;
   if (file_option_->count() > 0) r.file = file_;
-  if (preset_option_->count() > 0) r.name = preset_;
+  if (machine_option_->count() > 0 || preset_option_->count() > 0) r.name = machine_;
   if (sysfs_option_->count() > 0) r.sysfs = sysfs_root_;
+  if (generate_option_->count() > 0) r.generate = generate_;
   r.hwloc = hwloc_;
   return r;
 }
 
 loaded_topology load_machine(const machine_request& request) {
-  if (request.file) return {numaplace::load::file(*request.file), fmt::format("file {}", *request.file), {}};
+  if (request.file) return from_file(*request.file);
   if (request.name) return from_preset(*request.name);
   if (request.sysfs) return from_sysfs(*request.sysfs, "sysfs");
+  if (request.generate) {
+    return {numaplace::generate::from_spec(*request.generate), fmt::format("generated {}", *request.generate), {}};
+  }
   if (request.hwloc) {
     if (!hwloc_available()) throw usage_error("--hwloc: this numaplace was built without hwloc");
     return hwloc_this_machine();

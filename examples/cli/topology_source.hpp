@@ -1,5 +1,5 @@
 #pragma once
-// Where a command's topology comes from: --file, --preset, --sysfs, --hwloc, or this machine.
+// Where a command's topology comes from: --machine, --file, --sysfs, --hwloc, or this machine.
 // Shared by every subcommand that needs a machine, so they all accept the same options.
 
 #include <optional>
@@ -29,6 +29,7 @@ struct machine_request {
   std::optional<std::string> name;   ///< a named machine (numaplace::presets)
   std::optional<std::string> file;   ///< a topology file; "-" is standard input
   std::optional<std::string> sysfs;  ///< a sysfs node folder
+  std::optional<std::string> generate;  ///< a generator spec (numaplace::generate::from_spec)
   bool hwloc = false;                ///< this machine, through hwloc
 };
 
@@ -46,8 +47,8 @@ class topology_source {
   topology_source(const topology_source&) = delete;  // CLI11 writes into our members
   topology_source& operator=(const topology_source&) = delete;
 
-  /// --list-presets was given: the command should print the presets instead of a topology.
-  bool list_presets_requested() const noexcept { return list_presets_; }
+  /// --list-machines was given: the command should print the named machines instead of a topology.
+  bool list_machines_requested() const noexcept { return list_machines_; }
 
   /// The machine the options name (nothing given: this machine).
   machine_request request() const;
@@ -56,13 +57,16 @@ class topology_source {
 
  private:
   std::string file_;
-  std::string preset_;
+  std::string machine_;
   std::string sysfs_root_;
+  std::string generate_;
   bool hwloc_ = false;
-  bool list_presets_ = false;
+  bool list_machines_ = false;
   CLI::Option* file_option_ = nullptr;
-  CLI::Option* preset_option_ = nullptr;
+  CLI::Option* machine_option_ = nullptr;
+  CLI::Option* preset_option_ = nullptr;  // the old spelling of --machine
   CLI::Option* sysfs_option_ = nullptr;
+  CLI::Option* generate_option_ = nullptr;
 };
 
 /// Prints every preset's name, description and source on stdout.

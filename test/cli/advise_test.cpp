@@ -37,7 +37,7 @@ TEST_CASE("advise -w: the node list numad prints, from the centre with the most 
   CHECK(advise({"-w", "4:24", "--sysfs", guest_sysfs}) == "4-7\n");
   CHECK(advise({"-w", "8:200", "--sysfs", guest_sysfs}) == "0-7\n");
   // A preset has no free memory: equal nodes tie, and the lowest centre wins.
-  CHECK(advise({"-w", "30", "--preset", "seed000-8node"}) == "0-1\n");
+  CHECK(advise({"-w", "30", "--machine", "seed000-8node"}) == "0-1\n");
 }
 
 TEST_CASE("advise --numactl and --omp-places") {

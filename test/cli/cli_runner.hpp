@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -29,14 +30,19 @@ inline std::string shell_quoted(const std::string& word) {
   return q + "'";
 }
 
-inline cli_result run_numaplace(const std::vector<std::string>& args) {
+/// Runs the CLI with `args`; its standard input is `input` when given, else empty.
+inline cli_result run_numaplace(const std::vector<std::string>& args,
+                                const std::optional<std::string>& input = std::nullopt) {
   static int run_number = 0;
-  const std::filesystem::path err_file =
+  const std::filesystem::path scratch =
       std::filesystem::temp_directory_path() /
-      ("numaplace-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(++run_number) + ".err");
+      ("numaplace-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(++run_number));
+  const std::filesystem::path err_file = scratch.string() + ".err";
+  const std::filesystem::path in_file = scratch.string() + ".in";
+  if (input) std::ofstream(in_file, std::ios::binary) << *input;
   std::string command = shell_quoted(NUMAPLACE_CLI);
   for (const std::string& a : args) command += " " + shell_quoted(a);
-  command += " 2>" + shell_quoted(err_file.string()) + " </dev/null";
+  command += " 2>" + shell_quoted(err_file.string()) + " <" + (input ? shell_quoted(in_file.string()) : "/dev/null");
 
   cli_result result;
   FILE* pipe = ::popen(command.c_str(), "r");
@@ -50,6 +56,7 @@ inline cli_result run_numaplace(const std::vector<std::string>& args) {
   err << std::ifstream(err_file).rdbuf();
   result.err = err.str();
   std::filesystem::remove(err_file);
+  if (input) std::filesystem::remove(in_file);
   return result;
 }
 

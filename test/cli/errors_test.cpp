@@ -11,8 +11,8 @@ using numaplace_cli_test::check_rejected;
 using numaplace_cli_test::run_numaplace;
 
 TEST_CASE("an unknown preset lists the valid names") {
-  check_rejected({"topo", "--preset", "no-such-machine"}, "unknown machine 'no-such-machine'");
-  check_rejected({"topo", "--preset", "no-such-machine"}, "seed000-8node, ");
+  check_rejected({"topo", "--machine", "no-such-machine"}, "unknown machine 'no-such-machine'");
+  check_rejected({"topo", "--machine", "no-such-machine"}, "seed000-8node, ");
 }
 
 TEST_CASE("a missing file is named") {
@@ -32,7 +32,7 @@ TEST_CASE("a malformed sysfs tree is reported") {
 TEST_CASE("usage errors") {
   check_rejected({"topo", "--no-such-option"}, "--no-such-option");
   check_rejected({"no-such-command"}, "no-such-command");
-  check_rejected({"topo", "--preset"}, "--preset");
-  check_rejected({"topo", "--preset", "seed000-8node", "--file", "x.txt"}, "excludes");
-  check_rejected({"topo", "--list-presets", "--sysfs", "/tmp"}, "excludes");
+  check_rejected({"topo", "--machine"}, "--machine");
+  check_rejected({"topo", "--machine", "seed000-8node", "--file", "x.txt"}, "excludes");
+  check_rejected({"topo", "--list-machines", "--sysfs", "/tmp"}, "excludes");
 }

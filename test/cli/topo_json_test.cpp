@@ -28,7 +28,7 @@ json topo_json(const std::vector<std::string>& source_args) {
 }  // namespace
 
 TEST_CASE("seed000-8node is a backplane with levels 10 12 17 19") {
-  const json j = topo_json({"--preset", "seed000-8node"});
+  const json j = topo_json({"--machine", "seed000-8node"});
   CHECK(j["kind"] == "backplane");
   CHECK(j["levels"] == json({10, 12, 17, 19}));
   CHECK(j["max_distance"] == 19);
@@ -50,7 +50,7 @@ TEST_CASE("seed000-8node is a backplane with levels 10 12 17 19") {
 }
 
 TEST_CASE("amd-opteron-8node is a glueless mesh") {
-  const json j = topo_json({"--preset", "amd-opteron-8node"});
+  const json j = topo_json({"--machine", "amd-opteron-8node"});
   CHECK(j["kind"] == "glueless_mesh");
   CHECK(j["max_distance"] == 22);
 }
@@ -70,7 +70,7 @@ TEST_CASE("numactl --hardware output from test/data/topologies, with CPUs and me
 }
 
 TEST_CASE("sparse node ids are kept") {
-  const json j = topo_json({"--preset", "ibm-power7-sparse"});
+  const json j = topo_json({"--machine", "ibm-power7-sparse"});
   CHECK(j["nodes"][2]["id"] == 4);
   CHECK(j["nodes"][2]["neighbours"][1] == 5);
 }

@@ -15,7 +15,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 }  // namespace
 
 TEST_CASE("the text view shows the summary, the matrix and the neighbour circles") {
-  const auto r = run_numaplace({"topo", "--preset", "seed000-8node"});
+  const auto r = run_numaplace({"topo", "--machine", "seed000-8node"});
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(contains(r.out, "kind:           backplane"));
@@ -49,7 +49,7 @@ TEST_CASE("--help exits 0 and lists the subcommands and source options") {
   CHECK(contains(top.out, "topo"));
   const auto topo = run_numaplace({"topo", "--help"});
   CHECK(topo.exit_code == 0);
-  CHECK(contains(topo.out, "--preset"));
+  CHECK(contains(topo.out, "--machine"));
   CHECK(contains(topo.out, "--json"));
 }
 

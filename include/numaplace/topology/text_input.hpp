@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <istream>
 #include <limits>
 #include <optional>
 #include <string>
@@ -31,15 +32,8 @@ inline constexpr std::uintmax_t max_input_bytes = 16u << 20;
   throw topology_error({source, line, std::nullopt, std::nullopt}, what);
 }
 
-/// The whole file. Not only regular files: a pipe such as <(numactl --hardware) is fine.
-inline std::string read_text(const std::filesystem::path& path) {
-  const std::string source = path.string();
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) fail(source, 0, "no such file");
-  if (std::filesystem::is_directory(status)) fail(source, 0, "is a folder, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(source, 0, "cannot be opened for reading");
+/// The whole of `in` (at most max_input_bytes), e.g. standard input; `source` names it in errors.
+inline std::string read_stream(std::istream& in, const std::string& source) {
   std::string text;
   char buffer[65536];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
@@ -50,6 +44,18 @@ inline std::string read_text(const std::filesystem::path& path) {
   }
   if (in.bad()) fail(source, 0, "could not be read");
   return text;
+}
+
+/// The whole file. Not only regular files: a pipe such as <(numactl --hardware) is fine.
+inline std::string read_text(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) fail(source, 0, "no such file");
+  if (std::filesystem::is_directory(status)) fail(source, 0, "is a folder, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(source, 0, "cannot be opened for reading");
+  return read_stream(in, source);
 }
 
 struct text_line {

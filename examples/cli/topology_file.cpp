@@ -1,0 +1,216 @@
+#include "topology_file.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include <numaplace/topology/cpulist.hpp>
+#include <numaplace/topology/dynamic_topology.hpp>
+
+#include "cpu_ranges.hpp"
+#include "json_checker.hpp"
+#include "json_stamp.hpp"
+
+namespace numaplace_cli {
+
+namespace {
+
+using json = nlohmann::json;
+
+// Far beyond any machine; keeps the n x n matrix bounded for any input.
+constexpr std::size_t max_nodes = 4096;
+
+// Keys `topo --json` writes that are derived from the others: accepted, not read.
+constexpr std::string_view derived_top_keys[] = {"source",       "kind",       "levels",     "local_distance",
+                                                 "max_distance", "node_count", "asymmetries"};
+constexpr std::string_view derived_node_keys[] = {"neighbours", "circles"};
+
+class checker : public json_checker<topology_file_error> {
+ public:
+  using json_checker::json_checker;
+
+  [[noreturn]] void fail_at(std::string_view text, std::size_t offset, std::string_view what) const {
+    const auto [line, column] = line_and_column(text, offset);
+    throw topology_file_error(fmt::format("{}:{}:{}: {}", source(), line, column, what));
+  }
+};
+
+template <std::size_t N>
+bool among(std::string_view key, const std::string_view (&keys)[N]) {
+  return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
+}
+
+std::uint64_t unsigned_at(const checker& c, const json& v, const std::string& path, std::uint64_t limit) {
+  if (!v.is_number_unsigned()) c.fail(path, fmt::format("expected a whole number from 0, got {}", shown(v)));
+  const std::uint64_t n = v.get<std::uint64_t>();
+  if (n > limit) c.fail(path, fmt::format("{} is more than {}", n, limit));
+  return n;
+}
+
+bool bool_at(const checker& c, const json& v, const std::string& path) {
+  if (!v.is_boolean()) c.fail(path, fmt::format("expected true or false, got {}", shown(v)));
+  return v.get<bool>();
+}
+
+std::vector<long long> distance_row(const checker& c, const json& v, const std::string& path) {
+  if (!v.is_array()) c.fail(path, fmt::format("expected an array of distances, got {}", shown(v)));
+  std::vector<long long> row;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const json& d = v[i];
+    // Signed, so that the library reports a negative distance by row and column.
+    if (!d.is_number_integer()) c.fail(fmt::format("{}/{}", path, i), fmt::format("expected a distance, got {}", shown(d)));
+    if (d.is_number_unsigned() && d.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<long long>::max())) {
+      c.fail(fmt::format("{}/{}", path, i), fmt::format("{} is not a distance", shown(d)));
+    }
+    row.push_back(d.get<long long>());
+  }
+  return row;
+}
+
+std::vector<unsigned> cpus_at(const checker& c, const json& node, const std::string& path) {
+  std::vector<unsigned> cpus;
+  const auto list = node.find("cpus");
+  if (list != node.end()) {
+    if (!list->is_array()) c.fail(path + "/cpus", fmt::format("expected an array of CPU numbers, got {}", shown(*list)));
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string at = fmt::format("{}/cpus/{}", path, i);
+      cpus.push_back(static_cast<unsigned>(unsigned_at(c, (*list)[i], at, numaplace::max_cpu_number)));
+      if (i > 0 && cpus[i] <= cpus[i - 1]) c.fail(at, fmt::format("CPU {} is out of order; CPUs are listed ascending, once each", cpus[i]));
+    }
+  }
+  // cpu_list is the same set, as people read it: taken when cpus is absent, checked when both are given.
+  if (const auto text = node.find("cpu_list"); text != node.end()) {
+    if (!text->is_string()) c.fail(path + "/cpu_list", fmt::format("expected a cpulist such as \"0-3,8\", got {}", shown(*text)));
+    std::vector<unsigned> parsed;
+    try {
+      parsed = numaplace::parse_cpulist(text->get<std::string>(), "", 0);
+    } catch (const numaplace::topology_error& e) {
+      c.fail(path + "/cpu_list", e.reason());
+    }
+    if (list == node.end()) return parsed;
+    if (parsed != cpus) {
+      c.fail(path + "/cpu_list", fmt::format("is \"{}\" but cpus lists {}", text->get<std::string>(), cpu_ranges(cpus)));
+    }
+  }
+  return cpus;
+}
+
+numaplace::node_attributes node_at(const checker& c, const json& node, const std::string& path, std::size_t index) {
+  if (!node.is_object()) c.fail(path, fmt::format("expected a node object, got {}", shown(node)));
+  for (const auto& [key, value] : node.items()) {
+    if (key != "id" && key != "cpus" && key != "cpu_list" && key != "memory_bytes" && key != "has_cpu" &&
+        key != "has_memory" && key != "distances" && !among(key, derived_node_keys)) {
+      c.fail(path + "/" + key, "unknown key; a node has id, cpus, cpu_list, memory_bytes, has_cpu, has_memory, distances");
+    }
+  }
+  numaplace::node_attributes a;
+  a.id = static_cast<numaplace::node_id>(index);
+  if (const auto id = node.find("id"); id != node.end()) {
+    a.id = static_cast<numaplace::node_id>(unsigned_at(c, *id, path + "/id", std::numeric_limits<numaplace::node_id>::max()));
+  }
+  a.cpus = cpus_at(c, node, path);
+  if (const auto m = node.find("memory_bytes"); m != node.end()) {
+    a.memory_bytes = unsigned_at(c, *m, path + "/memory_bytes", std::numeric_limits<std::uint64_t>::max());
+  }
+  if (const auto h = node.find("has_cpu"); h != node.end()) a.has_cpu = bool_at(c, *h, path + "/has_cpu");
+  if (const auto h = node.find("has_memory"); h != node.end()) a.has_memory = bool_at(c, *h, path + "/has_memory");
+  if (!a.has_cpu && !a.cpus.empty()) c.fail(path + "/cpus", "lists CPUs but has_cpu is false");
+  return a;
+}
+
+}  // namespace
+
+bool looks_like_json(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text[first] == '{';
+}
+
+loaded_topology parse_topology_json(std::string_view text, const std::string& source) {
+  const checker c(source);
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    c.fail_at(text, e.byte == 0 ? 0 : e.byte - 1, reason(e));  // e.byte counts from 1
+  } catch (const json::exception& e) {
+    c.fail("", reason(e));
+  }
+  if (!doc.is_object()) c.fail("", fmt::format("expected a JSON object, got {}", shown(doc)));
+  check_stamp(doc, topology_format, topology_schema_version,
+              [&](std::string_view path, const std::string& what) { c.fail(path, what); });
+  for (const auto& [key, value] : doc.items()) {
+    if (!is_stamp_key(key) && key != "nodes" && key != "distances" && key != "notes" && !among(key, derived_top_keys)) {
+      c.fail("/" + key, "unknown key; a topology has nodes, distances and notes (the rest of topo --json is derived)");
+    }
+  }
+
+  const auto nodes = doc.find("nodes");
+  const auto matrix = doc.find("distances");
+  if (nodes == doc.end() && matrix == doc.end()) c.fail("", "has no \"nodes\" (nor \"distances\"); expected one of them");
+  if (nodes != doc.end() && !nodes->is_array()) c.fail("/nodes", fmt::format("expected an array of nodes, got {}", shown(*nodes)));
+  if (matrix != doc.end() && !matrix->is_array()) {
+    c.fail("/distances", fmt::format("expected an array of rows of distances, got {}", shown(*matrix)));
+  }
+  const std::size_t n = nodes != doc.end() ? nodes->size() : matrix->size();
+  if (n == 0) c.fail(nodes != doc.end() ? "/nodes" : "/distances", "is empty; a machine has at least one node");
+  if (n > max_nodes) c.fail(nodes != doc.end() ? "/nodes" : "/distances", fmt::format("has {} nodes; at most {} are read", n, max_nodes));
+  if (nodes != doc.end() && matrix != doc.end() && matrix->size() != n) {
+    c.fail("/distances", fmt::format("has {} rows for {} nodes", matrix->size(), n));
+  }
+
+  std::vector<std::vector<long long>> rows(n);
+  std::vector<numaplace::node_attributes> attributes;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string node_path = fmt::format("/nodes/{}", i);
+    const std::string row_path = fmt::format("/distances/{}", i);
+    if (nodes != doc.end()) {
+      attributes.push_back(node_at(c, (*nodes)[i], node_path, i));
+      if (const auto d = (*nodes)[i].find("distances"); d != (*nodes)[i].end()) rows[i] = distance_row(c, *d, node_path + "/distances");
+    }
+    if (matrix != doc.end()) {
+      std::vector<long long> row = distance_row(c, (*matrix)[i], row_path);
+      if (nodes != doc.end() && (*nodes)[i].contains("distances") && row != rows[i]) {
+        c.fail(row_path, fmt::format("differs from {}/distances; give the row once, or the same in both", node_path));
+      }
+      rows[i] = std::move(row);
+    } else if (!(*nodes)[i].contains("distances")) {
+      c.fail(node_path, "has no distances (and the document has no \"distances\" matrix)");
+    }
+  }
+  for (std::size_t i = 0; i < attributes.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (attributes[i].id == attributes[j].id) {
+        c.fail(fmt::format("/nodes/{}/id", i), fmt::format("node id {} is also /nodes/{}'s", attributes[i].id, j));
+      }
+    }
+  }
+
+  // The library checks the matrix (square, local distance smallest, ...); its row and column
+  // become a JSON pointer into the rows given.
+  std::optional<numaplace::dynamic_topology> topology;
+  try {
+    topology.emplace(rows, std::move(attributes));
+  } catch (const numaplace::topology_error& e) {
+    const numaplace::error_location& w = e.where();
+    std::string at = matrix != doc.end() ? "/distances" : "/nodes";
+    if (w.row) at += matrix != doc.end() ? fmt::format("/{}", *w.row) : fmt::format("/{}/distances", *w.row);
+    if (w.row && w.column) at += fmt::format("/{}", *w.column);
+    c.fail(at, e.reason());
+  }
+  loaded_topology loaded{std::move(*topology), fmt::format("file {}", source), {}};
+  if (const auto notes = doc.find("notes"); notes != doc.end()) {
+    if (!notes->is_array()) c.fail("/notes", fmt::format("expected an array of strings, got {}", shown(*notes)));
+    for (std::size_t i = 0; i < notes->size(); ++i) {
+      if (!(*notes)[i].is_string()) c.fail(fmt::format("/notes/{}", i), fmt::format("expected a string, got {}", shown((*notes)[i])));
+      loaded.notes.push_back((*notes)[i].get<std::string>());
+    }
+  }
+  return loaded;
+}
+
+}  // namespace numaplace_cli
