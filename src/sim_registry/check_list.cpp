@@ -13,7 +13,7 @@ namespace numaplace::sim::detail {
   });
   static_assert(decltype(boost::hana::length(compiled_stack_types))::value ==
                     decltype(boost::hana::length(named_stacks()))::value + 1,
-                "NUMAPLACE_SIM_FOR_EACH_NAMED_STACK names a stack that named_stacks() lacks");
+                "NUMAPLACE_SIM_FOR_EACH_NAMED_STACK and named_stacks() count different stacks");
 }
 
 }  // namespace numaplace::sim::detail
