@@ -16,30 +16,14 @@
 
 #include "../stacks.hpp"
 #include "../topology/dynamic_topology.hpp"
-#include "engine.hpp"
+#include "baselines.hpp"
+#include "compiled_stacks.hpp"
 #include "result.hpp"
+#include "run_engine.hpp"
+#include "user_stacks.hpp"
 #include "workload.hpp"
 
 namespace numaplace::sim {
-
-/// The baselines a stack list may name besides the named stacks.
-inline constexpr std::string_view no_balancing_name = "no-balancing";
-inline constexpr std::string_view hard_binding_name = "hard-binding";
-/// autonuma-benchmark's numa01/numa02_INVERSE_BIND: each process's CPUs bound as hard binding
-/// binds them (sched_setaffinity), its memory bound (set_mempolicy(MPOL_BIND)) to the nodes
-/// farthest from them, where numa01 binds it to the other process's nodes: the worst case a
-/// placement can do, for scale.
-inline constexpr std::string_view inverse_binding_name = "inverse-binding";
-
-/// Whether `stack` names a baseline (NUMA balancing off), not a placement stack.
-inline bool is_baseline(std::string_view stack) {
-  return stack == no_balancing_name || stack == hard_binding_name || stack == inverse_binding_name;
-}
-
-/// Whether `stack` binds processes to their bind_nodes.
-inline bool binds_to_nodes(std::string_view stack) {
-  return stack == hard_binding_name || stack == inverse_binding_name;
-}
 
 /// Every name `run_stack` accepts, named stacks first.
 inline std::vector<std::string> simulation_stack_names() {
@@ -60,13 +44,14 @@ inline std::string_view baseline_kernel_of(const std::vector<std::string>& stack
   return default_stack_name;
 }
 
-/// One run of `w` on `t` under the stack called `stack`. The baselines run the kernel of
-/// `baseline_kernel` (a named stack) with NUMA balancing off: its fork placement and load
-/// balancer, no scanning, no locality preference, as numa_balancing=0 leaves them. Throws
-/// std::invalid_argument for an unknown stack, or for hard or inverse binding of a workload that
-/// names no bind_nodes (binding.hpp's bind_nearest gives a workload the ones a user would).
+/// One run of `w` on `t` under the stack called `stack`: one of `mine`, a named stack or a
+/// baseline. The baselines run the kernel of `baseline_kernel` (a stack of either kind) with
+/// NUMA balancing off: its fork placement and load balancer, no scanning, no locality
+/// preference, as numa_balancing=0 leaves them. Throws std::invalid_argument for an unknown
+/// stack, or for hard or inverse binding of a workload that names no bind_nodes (binding.hpp's
+/// bind_nearest gives a workload the ones a user would).
 inline run_result run_stack(const dynamic_topology& t, const workload& w, std::string_view stack, run_options o,
-                            std::string_view baseline_kernel = default_stack_name) {
+                            std::string_view baseline_kernel = default_stack_name, const user_stacks& mine = {}) {
   std::string_view kernel = stack;
   if (stack == no_balancing_name) {
     o.mode = balancing::none;
@@ -82,10 +67,9 @@ inline run_result run_stack(const dynamic_topology& t, const workload& w, std::s
   } else {
     o.mode = balancing::numa;
   }
+  if (const auto run = mine.find(kernel)) return run(t, w, o);
   run_result result;
-  const bool found = with_named_placement(kernel, t, [&](const auto& pl) {
-    result = engine<std::decay_t<decltype(pl)>>(t, &pl, w, o).run();
-  });
+  const bool found = with_stack(kernel, [&](auto type) { result = run_engine<typename decltype(type)::type>(t, w, o); });
   if (!found) throw std::invalid_argument("unknown stack '" + std::string(kernel) + "'");
   return result;
 }
@@ -109,15 +93,18 @@ struct stack_results {
   std::vector<run_result> runs;
 };
 
-/// Runs `runs` of every stack: run i of every stack uses seed + i, so stacks meet the same
-/// random draws as far as their decisions let them. `shard` k of n keeps runs with index % n == k.
+/// Runs `runs` of every stack in e.stacks, which may name `mine` besides the named stacks and
+/// baselines: run i of every stack uses seed + i, so stacks meet the same random draws as far
+/// as their decisions let them. `shard` k of n keeps runs with index % n == k.
 /// `progress(done, total)` is called from worker threads, serialised.
-inline std::vector<stack_results> run_experiment(const experiment& e, unsigned threads = 0, unsigned shard = 0,
-                                                 unsigned shards = 1,
+inline std::vector<stack_results> run_experiment(const experiment& e, const user_stacks& mine, unsigned threads = 0,
+                                                 unsigned shard = 0, unsigned shards = 1,
                                                  const std::function<void(std::size_t, std::size_t)>& progress = {}) {
+  const auto names = simulation_stack_names();
   for (const auto& s : e.stacks) {
-    const auto names = simulation_stack_names();
-    if (std::find(names.begin(), names.end(), s) == names.end()) throw std::invalid_argument("unknown stack '" + s + "'");
+    if (std::find(names.begin(), names.end(), s) == names.end() && !mine.find(s)) {
+      throw std::invalid_argument("unknown stack '" + s + "'");
+    }
   }
   if (shards == 0 || shard >= shards) throw std::invalid_argument("shard must be k/n with k < n");
   struct job {
@@ -145,7 +132,7 @@ inline std::vector<stack_results> run_experiment(const experiment& e, unsigned t
         o.costs = e.costs;
         o.machine = e.machine;
         o.hardware = e.hardware;
-        results[j] = run_stack(e.topology, e.load, e.stacks[jobs[j].stack], o, baseline_kernel_of(e.stacks));
+        results[j] = run_stack(e.topology, e.load, e.stacks[jobs[j].stack], o, baseline_kernel_of(e.stacks), mine);
       } catch (...) {
         const std::lock_guard lock(progress_lock);
         if (!failure) failure = std::current_exception();
@@ -164,6 +151,13 @@ inline std::vector<stack_results> run_experiment(const experiment& e, unsigned t
   if (failure) std::rethrow_exception(failure);
   for (std::size_t j = 0; j < jobs.size(); ++j) out[jobs[j].stack].runs.push_back(std::move(results[j]));
   return out;
+}
+
+/// run_experiment with the named stacks and baselines only.
+inline std::vector<stack_results> run_experiment(const experiment& e, unsigned threads = 0, unsigned shard = 0,
+                                                 unsigned shards = 1,
+                                                 const std::function<void(std::size_t, std::size_t)>& progress = {}) {
+  return run_experiment(e, user_stacks{}, threads, shard, shards, progress);
 }
 
 }  // namespace numaplace::sim
