@@ -3,11 +3,20 @@
 // main.cpp keeps a list of them and runs the one the user chose; new subcommands (explain,
 // sim) are new classes of this shape, each in its own file pair.
 
+#include <fmt/format.h>
+
+#include <string_view>
+
 namespace CLI {
 class App;
 }
 
 namespace numaplace_cli {
+
+/// An old spelling of an option still works, and says on stderr what it is now called.
+inline void print_renamed_notice(std::string_view old_name, std::string_view new_name) {
+  fmt::print(stderr, "numaplace: notice: {} is now {}\n", old_name, new_name);
+}
 
 class command {
  public:

@@ -16,6 +16,7 @@
 #include <numaplace/topology/load_sysfs.hpp>
 #include <numaplace/topology/presets.hpp>
 
+#include "command.hpp"
 #include "exit_codes.hpp"
 #include "experiment_config.hpp"
 #include "json_stamp.hpp"
@@ -54,18 +55,27 @@ class sim_command final : public command {
  public:
   explicit sim_command(CLI::App& parent)
       : app_(parent.add_subcommand("sim",
-                                   "Simulate placement stacks on a machine: the seeds' experiments (default: preset "
-                                   "seed000) or a custom workload, with seed reported vs simulated")) {
-    auto* preset = app_->add_option("--preset", presets_,
-                                    fmt::format("Seed presets to run: {}, all (or 1..5); default seed000",
+                                   "Simulate placement stacks on a machine: the seeds' experiments (default: "
+                                   "seed000), a custom workload, or an experiment file, with seed reported vs simulated")),
+        machine_(*app_, "seed000-8node, for a custom run", /*preset_alias=*/false) {
+    auto* preset = app_->add_option("--experiment", presets_,
+                                    fmt::format("The seeds' experiments to run: {}, all (or 1..5); default seed000",
                                                 fmt::join(sim_preset_names(), ", ")))
                        ->delimiter(',')
                        ->type_name("NAME|all");
+    auto* preset_alias = app_->add_option("--preset", presets_, "Old spelling of --experiment")
+                             ->delimiter(',')
+                             ->type_name("NAME|all")
+                             ->each([](const std::string&) { print_renamed_notice("--preset", "--experiment"); });
+    preset->excludes(preset_alias);
+    auto* list_experiments = app_->add_flag("--list-experiments", list_experiments_, "List the seeds' experiments and exit");
     auto* workload = app_->add_option("--workload", workloads_,
                                       fmt::format("A custom run's workload, one experiment each: {}", workload_spec_forms))
                          ->type_name("SPEC");
-    preset->excludes(workload);
-    workload->excludes(preset);
+    for (CLI::Option* p : {preset, preset_alias}) {
+      p->excludes(workload);
+      workload->excludes(p);
+    }
     config_ = app_->add_option("--config", config_path_,
                                "An experiment sweep as a JSON file ('-': standard input; format: "
                                "schema/experiment.schema.json): machine, workloads, stacks, runs, seed, cost model. "
@@ -77,33 +87,19 @@ class sim_command final : public command {
                               "report the whole sweep gives; prints text, --json or --csv. Example: numaplace sim "
                               "--merge part0.json part1.json --json")
                  ->type_name("PART.json ...");
-    merge_->excludes(preset);
+    for (CLI::Option* p : {preset, preset_alias}) {
+      merge_->excludes(p);
+      config_->excludes(p);
+    }
     merge_->excludes(workload);
     merge_->excludes(config_);
-    config_->excludes(preset);
     config_->excludes(workload);
+    list_experiments->excludes(workload);
 
-    auto* machine_group = app_->add_option_group("machine", "A custom run's machine (default: preset seed000-8node)");
-    machine_ = machine_group->add_option("--machine", machine_name_, "A named machine (see --list-machines)")
-                   ->type_name("NAME");
-    file_ = machine_group->add_option("--file", file_path_, "A distance matrix file, or saved `numactl --hardware` output")
-                ->type_name("PATH");
-    sysfs_ = machine_group
-                 ->add_option("--sysfs", sysfs_root_,
-                              "A sysfs node folder, e.g. a copy of " + std::string(default_sysfs_root))
-                 ->type_name("ROOT");
-    hwloc_ = machine_group->add_flag("--hwloc", hwloc_flag_, "This machine, through hwloc");
-    const std::vector<CLI::Option*> sources{machine_, file_, sysfs_, hwloc_};
-    for (CLI::Option* s : sources) {
-      config_->excludes(s);
-      merge_->excludes(s);
+    for (CLI::Option* source : machine_.options()) {
+      config_->excludes(source);
+      merge_->excludes(source);
     }
-    for (CLI::Option* a : sources) {
-      for (CLI::Option* b : sources) {
-        if (a != b) a->excludes(b);
-      }
-    }
-    app_->add_flag("--list-machines", list_machines_, "List the named machines and exit");
     costs_ = app_->add_option("--costs", costs_path_,
                               "A custom run's memory costs: a JSON file (print a start with --costs-json; default: "
                               "the named machine's measured costs, else derived from SLIT)")
@@ -111,6 +107,7 @@ class sim_command final : public command {
     auto* costs_json = app_->add_flag("--costs-json", costs_json_,
                                       "Print the custom run's machine costs in use as JSON (the --costs format) and exit");
     costs_json->excludes(preset);
+    costs_json->excludes(preset_alias);
     costs_json->excludes(config_);
     config_->excludes(costs_);
 
@@ -140,8 +137,12 @@ class sim_command final : public command {
   const CLI::App& app() const override { return *app_; }
 
   int run() const override {
-    if (list_machines_) {
+    if (machine_.list_machines_requested()) {
       print_presets();
+      return exit_ok;
+    }
+    if (list_experiments_) {
+      for (const auto& name : sim_preset_names()) fmt::print("{}\n", name);
       return exit_ok;
     }
     sim_request rq;
@@ -150,7 +151,7 @@ class sim_command final : public command {
       fmt::print("{}\n", numaplace_cli::machine_costs_json(costs_in_use(rq)).dump(2));
       return exit_ok;
     }
-    const bool custom_machine = machine_->count() + file_->count() + sysfs_->count() + hwloc_->count() > 0;
+    const bool custom_machine = machine_.given();
     if (merge_->count() > 0) {
       if (!stacks_.empty() || runs_ || seed_ || shard_ || costs_->count() > 0) {
         throw usage_error("--merge prints the parts' sweep as it is: leave out --stacks, --runs, --seed, --shard and --costs");
@@ -159,7 +160,7 @@ class sim_command final : public command {
       load_config(rq);
     } else if (workloads_.empty()) {
       if (custom_machine) {
-        throw usage_error("--machine, --file, --sysfs and --hwloc choose a custom run's machine: add --workload SPEC");
+        throw usage_error("--machine, --file, --sysfs, --generate and --hwloc choose a custom run's machine: add --workload SPEC");
       }
       if (costs_->count() > 0) throw usage_error("--costs sets a custom run's machine costs: add --workload SPEC");
       rq.presets = presets_.empty() ? std::vector<std::string>{"seed000"} : presets_;
@@ -240,24 +241,18 @@ class sim_command final : public command {
   }
 
   void load_topology(sim_request& rq) const {
-    machine_request r;
-    if (machine_->count() > 0) r.name = machine_name_;
-    if (file_->count() > 0) r.file = file_path_;
-    if (sysfs_->count() > 0) r.sysfs = sysfs_root_;
-    r.hwloc = hwloc_flag_;
-    if (!r.name && !r.file && !r.sysfs && !r.hwloc) r.name = "seed000-8node";  // a custom run's default
+    machine_request r = machine_.request();
+    if (!machine_.given()) r.name = "seed000-8node";  // a custom run's default
     loaded_topology t = load_machine(r);
     rq.machine = std::move(t.topology);
     rq.machine_source = std::move(t.source);
   }
 
   CLI::App* app_;
+  topology_source machine_;
   std::vector<std::string> presets_;
+  bool list_experiments_ = false;
   std::vector<std::string> workloads_;
-  CLI::Option* machine_ = nullptr;
-  CLI::Option* file_ = nullptr;
-  CLI::Option* sysfs_ = nullptr;
-  CLI::Option* hwloc_ = nullptr;
   CLI::Option* costs_ = nullptr;
   CLI::Option* config_ = nullptr;
   CLI::Option* merge_ = nullptr;
@@ -265,9 +260,6 @@ class sim_command final : public command {
   std::string config_path_;
   std::string costs_path_;
   bool costs_json_ = false;
-  std::string machine_name_, file_path_, sysfs_root_;
-  bool hwloc_flag_ = false;
-  bool list_machines_ = false;
   std::vector<std::string> stacks_;
   std::optional<unsigned> runs_;
   std::optional<std::uint64_t> seed_;

@@ -90,7 +90,7 @@ sim::seed_preset resolve_preset(const std::string& name) {
   try {
     return sim::find_seed_preset(name);
   } catch (const std::invalid_argument&) {
-    throw usage_error(fmt::format("unknown preset '{}'; valid presets: {}, all (or 1..5)", name,
+    throw usage_error(fmt::format("unknown experiment '{}'; valid experiments: {}, all (or 1..5)", name,
                                   fmt::join(sim_preset_names(), ", ")));
   }
 }

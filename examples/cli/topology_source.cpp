@@ -15,6 +15,7 @@
 #include <numaplace/topology/load_sysfs.hpp>
 #include <numaplace/topology/presets.hpp>
 
+#include "command.hpp"
 #include "exit_codes.hpp"
 #include "hwloc_source.hpp"
 #include "topology_file.hpp"
@@ -69,11 +70,6 @@ loaded_topology from_file(const std::string& path) {
   return loaded;
 }
 
-// The old spelling of an option still works, and says once what it is now called.
-void print_renamed_notice(const std::string& old_name, const std::string& new_name) {
-  fmt::print(stderr, "numaplace: notice: {} is now {}\n", old_name, new_name);
-}
-
 loaded_topology from_sysfs(const std::string& root, const std::string& label) {
   return {numaplace::load::sysfs(root), fmt::format("{} (sysfs {})", label, root), {}};
 }
@@ -91,8 +87,8 @@ loaded_topology from_this_machine() {
 
 }  // namespace
 
-topology_source::topology_source(CLI::App& command) {
-  auto* group = command.add_option_group("topology source", "Which machine to describe (default: this machine)");
+topology_source::topology_source(CLI::App& command, const std::string& default_machine, bool preset_alias) {
+  auto* group = command.add_option_group("machine", fmt::format("Which machine (default: {})", default_machine));
   file_option_ =
       group
           ->add_option("--file", file_,
@@ -100,9 +96,11 @@ topology_source::topology_source(CLI::App& command) {
                        "output; - reads standard input")
           ->type_name("PATH");
   machine_option_ = group->add_option("--machine", machine_, "A named machine (see --list-machines)")->type_name("NAME");
-  preset_option_ = group->add_option("--preset", machine_, "Old spelling of --machine")
-                       ->type_name("NAME")
-                       ->each([](const std::string&) { print_renamed_notice("--preset", "--machine"); });
+  if (preset_alias) {
+    preset_option_ = group->add_option("--preset", machine_, "Old spelling of --machine")
+                         ->type_name("NAME")
+                         ->each([](const std::string&) { print_renamed_notice("--preset", "--machine"); });
+  }
   sysfs_option_ =
       group
           ->add_option("--sysfs", sysfs_root_, "A sysfs node folder, e.g. a copy of " + std::string(default_sysfs_root))
@@ -115,25 +113,32 @@ topology_source::topology_source(CLI::App& command) {
                        "links:N:HOP:A-B[,A-B...], each optionally followed by /cpus=N and /memory=SIZE (K, M, G, T); "
                        "e.g. ring:8, backplane:2x4:12:20/cpus=4/memory=16G, hierarchical:2@11,4@20")
           ->type_name("SPEC");
-  auto* hwloc = group->add_flag(
+  hwloc_option_ = group->add_flag(
       "--hwloc", hwloc_,
       hwloc_available() ? "Discover this machine through hwloc" : "Discover this machine through hwloc (not built in)");
   auto* list = group->add_flag("--list-machines", list_machines_, "List the named machines and exit");
   auto* list_alias = group->add_flag("--list-presets", list_machines_, "Old spelling of --list-machines")
                          ->each([](const std::string&) { print_renamed_notice("--list-presets", "--list-machines"); });
-  const std::vector<CLI::Option*> sources{file_option_, machine_option_, preset_option_, sysfs_option_,
-                                          generate_option_, hwloc, list, list_alias};
-  for (CLI::Option* a : sources) {
-    for (CLI::Option* b : sources) {
+  sources_ = {file_option_, machine_option_, sysfs_option_, generate_option_, hwloc_option_, list, list_alias};
+  if (preset_option_ != nullptr) sources_.push_back(preset_option_);
+  for (CLI::Option* a : sources_) {
+    for (CLI::Option* b : sources_) {
       if (a != b) a->excludes(b);
     }
   }
 }
 
+bool topology_source::given() const {
+  for (const CLI::Option* o : {file_option_, machine_option_, preset_option_, sysfs_option_, generate_option_, hwloc_option_}) {
+    if (o != nullptr && o->count() > 0) return true;
+  }
+  return false;
+}
+
 machine_request topology_source::request() const {
   machine_request r;
   if (file_option_->count() > 0) r.file = file_;
-  if (machine_option_->count() > 0 || preset_option_->count() > 0) r.name = machine_;
+  if (machine_option_->count() > 0 || (preset_option_ != nullptr && preset_option_->count() > 0)) r.name = machine_;
   if (sysfs_option_->count() > 0) r.sysfs = sysfs_root_;
   if (generate_option_->count() > 0) r.generate = generate_;
   r.hwloc = hwloc_;

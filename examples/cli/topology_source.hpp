@@ -42,16 +42,23 @@ inline constexpr const char* default_sysfs_root = "/sys/devices/system/node";
 
 class topology_source {
  public:
-  /// Adds the source options to `command`; they exclude one another.
-  explicit topology_source(CLI::App& command);
+  /// Adds the source options to `command`; they exclude one another. `default_machine` says
+  /// in the help what the command uses when none is given; `preset_alias` adds --preset, the
+  /// old spelling of --machine (sim uses --preset for its old experiment option instead).
+  explicit topology_source(CLI::App& command, const std::string& default_machine = "this machine",
+                           bool preset_alias = true);
   topology_source(const topology_source&) = delete;  // CLI11 writes into our members
   topology_source& operator=(const topology_source&) = delete;
 
   /// --list-machines was given: the command should print the named machines instead of a topology.
   bool list_machines_requested() const noexcept { return list_machines_; }
 
-  /// The machine the options name (nothing given: this machine).
+  /// The machine the options name (nothing given: an empty request, this machine).
   machine_request request() const;
+  /// Whether any source option was given.
+  bool given() const;
+  /// The source options, so that a command can exclude them from options of its own.
+  const std::vector<CLI::Option*>& options() const noexcept { return sources_; }
   /// load_machine(request()).
   loaded_topology load() const { return load_machine(request()); }
 
@@ -64,9 +71,11 @@ class topology_source {
   bool list_machines_ = false;
   CLI::Option* file_option_ = nullptr;
   CLI::Option* machine_option_ = nullptr;
-  CLI::Option* preset_option_ = nullptr;  // the old spelling of --machine
+  CLI::Option* preset_option_ = nullptr;  // the old spelling of --machine, where there is one
   CLI::Option* sysfs_option_ = nullptr;
   CLI::Option* generate_option_ = nullptr;
+  CLI::Option* hwloc_option_ = nullptr;
+  std::vector<CLI::Option*> sources_;  ///< every source, and --list-machines
 };
 
 /// Prints every preset's name, description and source on stdout.

@@ -95,3 +95,26 @@ TEST_CASE("exit codes: 2 for usage and bad input, 1 for work that failed") {
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("--plot: cannot create folder /dev/null/plots") != std::string::npos);
 }
+
+TEST_CASE("sim names the seeds' experiments --experiment; --preset still works, with a notice") {
+  const auto listed = run_numaplace({"sim", "--list-experiments"});
+  CHECK(listed.exit_code == 0);
+  CHECK(listed.out.find("seed000\n") != std::string::npos);
+  CHECK(listed.out.find("seed004\n") != std::string::npos);
+
+  // An unknown name fails after parsing, so the alias's notice has been printed by then.
+  const auto old_spelling = run_numaplace({"sim", "--preset", "seed999"});
+  CHECK(old_spelling.exit_code == 2);
+  CHECK(old_spelling.err.find("numaplace: notice: --preset is now --experiment") != std::string::npos);
+  CHECK(old_spelling.err.find("unknown experiment 'seed999'") != std::string::npos);
+
+  const auto new_spelling = run_numaplace({"sim", "--experiment", "seed999"});
+  CHECK(new_spelling.err.find("notice") == std::string::npos);
+
+  // sim's machine options are topo's: --generate works here too.
+  const auto generated = run_numaplace({"sim", "--workload", "numa02:4", "--generate", "ring:4/cpus=2", "--runs", "1",
+                                        "--stacks", "linux-modern", "--json"});
+  INFO(generated.err);
+  REQUIRE(generated.exit_code == 0);
+  CHECK(nlohmann::json::parse(generated.out).dump().find("generated ring:4/cpus=2") != std::string::npos);
+}

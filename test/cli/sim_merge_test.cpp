@@ -48,7 +48,7 @@ TEST_CASE("merged shards are the unsharded report, in every output form") {
 }
 
 TEST_CASE("seed presets merge too") {
-  const std::vector<std::string> args{"sim", "--preset", "seed000", "--runs", "2", "--json"};
+  const std::vector<std::string> args{"sim", "--experiment", "seed000", "--runs", "2", "--json"};
   auto a = args, b = args;
   a.insert(a.end(), {"--shard", "0/2"});
   b.insert(b.end(), {"--shard", "1/2"});

@@ -186,7 +186,7 @@ TEST_CASE("inverse binding of a custom workload binds each process's memory to t
 }
 
 TEST_CASE("a seed preset prints seed reported vs simulated") {
-  const auto r = run_numaplace({"sim", "--preset", "seed002", "--runs", "2"});
+  const auto r = run_numaplace({"sim", "--experiment", "seed002", "--runs", "2"});
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(contains(r.out, "[seed002]"));
@@ -229,7 +229,7 @@ void check_verdict_reads_interval(const json& j, const std::string& distinguisha
 }  // namespace
 
 TEST_CASE("sim --json: seed claims carry the 95 % interval and a verdict") {
-  const json j = run_json({"sim", "--preset", "seed002", "--runs", "2", "--json"});
+  const json j = run_json({"sim", "--experiment", "seed002", "--runs", "2", "--json"});
   const json& claims = j["presets"][0]["claims"];
   REQUIRE_FALSE(claims.empty());
   for (const json& c : claims) {
@@ -300,7 +300,7 @@ TEST_CASE("--plot writes data, a script and PNGs, or says gnuplot is missing") {
 }
 
 TEST_CASE("bad sim input: a message and exit code 2") {
-  check_rejected({"sim", "--preset", "seed999"}, "unknown preset 'seed999'; valid presets: seed000, ");
+  check_rejected({"sim", "--experiment", "seed999"}, "unknown experiment 'seed999'; valid experiments: seed000, ");
   check_rejected(with(small, {"--stacks", "linux-modern,nope"}), "unknown stack 'nope'; valid stacks: vanilla, ");
   check_rejected({"sim", "--workload", "numa02:4", "--machine", "no-such-box"}, "unknown machine 'no-such-box'");
   check_rejected({"sim", "--workload", "specjbb:2"}, "--workload 'specjbb:2': specjbb takes 2 to 3 fields");
@@ -316,6 +316,6 @@ TEST_CASE("bad sim input: a message and exit code 2") {
   check_rejected(with(small, {"--runs", "0"}), "--runs");
   check_rejected(with(small, {"--runs", "-3"}), "--runs");
   check_rejected({"sim", "--machine", "seed001-4node"}, "add --workload");
-  check_rejected({"sim", "--preset", "seed000", "--workload", "numa02:4"}, "excludes");
+  check_rejected({"sim", "--experiment", "seed000", "--workload", "numa02:4"}, "excludes");
   check_rejected(with(small, {"--json", "--csv"}), "excludes");
 }

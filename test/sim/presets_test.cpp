@@ -63,7 +63,7 @@ std::vector<run_result> run_custom(const experiment& e) {
 }  // namespace
 
 // The mechanism of seed 000: neighbour weighting gathers each JVM onto one quad; vanilla does
-// not. Whether that pays is the seed's claim, which `numaplace sim --preset seed000` judges:
+// not. Whether that pays is the seed's claim, which `numaplace sim --experiment seed000` judges:
 // with per-warehouse data, TLAB eden and collections (workload.hpp) it no longer does here
 // (patches-1-2 -0.7 %, CI -3.0 .. +1.7, against the seed's +8.0 %; README).
 TEST_CASE("seed000: neighbour weighting keeps each JVM's memory within one quad, vanilla does not") {
