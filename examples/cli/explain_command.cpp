@@ -21,6 +21,11 @@ class explain_command final : public command {
       : app_(parent.add_subcommand("explain",
                                    "Explain the preferred node the kernel picks from fault counts, and "
                                    "its NUMA imbalance allowance")) {
+    app_->footer(
+        "Examples:\n"
+        "  numaplace explain examples/explain/seed000-backplane.json   a table per node, the choice and why\n"
+        "  numaplace explain --json --stack vanilla examples/explain/direct.json\n"
+        "Exit codes: 0 success, 1 the work failed, 2 usage or bad input.");
     app_->add_option("input", input_,
                      "JSON file with distances, task_faults, group_faults (optional) and imbalance (optional); "
                      "- or nothing for standard input")

@@ -25,6 +25,12 @@ namespace {
 int run_cli(int argc, char** argv) {
   CLI::App app{"numaplace: NUMA task placement as the Linux kernel decides it", "numaplace"};
   app.set_version_flag("--version", numaplace::version_string);
+  app.footer(
+      "Commands: topo, explain, sim, advise; `numaplace COMMAND --help` shows each with examples.\n"
+      "Examples:\n"
+      "  numaplace                                         this machine, as topo describes it\n"
+      "  numaplace topo --machine seed000-8node --json     a named machine as a topology file\n"
+      "Exit codes: 0 success, 1 the work failed, 2 usage or bad input.");
   // No require_subcommand: CLI11 would then report an unknown command word as a missing
   // subcommand; without it, the word is reported as not expected, by name.
 

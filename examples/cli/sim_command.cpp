@@ -58,6 +58,14 @@ class sim_command final : public command {
                                    "Simulate placement stacks on a machine: the seeds' experiments (default: "
                                    "seed000), a custom workload, or an experiment file, with seed reported vs simulated")),
         machine_(*app_, "seed000-8node, for a custom run", /*preset_alias=*/false) {
+    app_->footer(
+        "Examples:\n"
+        "  numaplace sim                                     the first seed's experiment, seed reported vs simulated\n"
+        "  numaplace sim --list-experiments                  the seeds' experiments\n"
+        "  numaplace sim --workload numa02:8 --machine seed001-4node --runs 2 --stacks no-balancing,linux-modern\n"
+        "  numaplace sim --config examples/experiments/staggered-start.json --runs 1\n"
+        "  numaplace sim --workload numa02:4 --generate ring:4/cpus=2 --runs 2 --shard 0/2 --json\n"
+        "Exit codes: 0 success, 1 the work failed, 2 usage or bad input.");
     auto* preset = app_->add_option("--experiment", presets_,
                                     fmt::format("The seeds' experiments to run: {}, all (or 1..5); default seed000",
                                                 fmt::join(sim_preset_names(), ", ")))

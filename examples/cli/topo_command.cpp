@@ -32,6 +32,13 @@ class topo_command final : public command {
  public:
   explicit topo_command(CLI::App& parent)
       : app_(parent.add_subcommand("topo", "Show a machine's NUMA nodes, distances, levels and kind")), source_(*app_) {
+    app_->footer(
+        "Examples:\n"
+        "  numaplace topo                                    this machine\n"
+        "  numaplace topo --machine seed000-8node            a named machine (--list-machines lists them)\n"
+        "  numaplace topo --generate backplane:2x4/cpus=4 --json   a generated machine, as a topology file\n"
+        "  numaplace topo --machine amd-opteron-8node --qemu-args  QEMU arguments for a guest with its nodes\n"
+        "Exit codes: 0 success, 1 the work failed, 2 usage or bad input.");
     auto* json = app_->add_flag("--json", json_, "Print one JSON object instead of text");
     app_->add_flag("--qemu-args", qemu_args_,
                    "Print the QEMU -smp/-m/-object/-numa arguments that boot a guest with this topology, one per line")

@@ -4,11 +4,15 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
-#include <unistd.h>
+#include <vector>
 
 #include "cli_runner.hpp"
 
@@ -117,4 +121,34 @@ TEST_CASE("sim names the seeds' experiments --experiment; --preset still works, 
   INFO(generated.err);
   REQUIRE(generated.exit_code == 0);
   CHECK(nlohmann::json::parse(generated.out).dump().find("generated ring:4/cpus=2") != std::string::npos);
+}
+
+// Every "Examples:" line of every --help runs and exits 0, from the repository root (the
+// examples name files under examples/). A line is "  numaplace ARGS   what it does".
+TEST_CASE("the examples in --help work") {
+  const std::string root = std::string(NUMAPLACE_TEST_DATA) + "/../..";
+  std::size_t ran = 0;
+  for (const char* command : {"", "topo", "explain", "sim", "advise"}) {
+    std::vector<std::string> help_args;
+    if (*command != '\0') help_args.emplace_back(command);
+    help_args.emplace_back("--help");
+    const auto help = run_numaplace(help_args);
+    REQUIRE(help.exit_code == 0);
+    const auto examples = help.out.find("Examples:\n");
+    INFO("numaplace " << command << " --help");
+    REQUIRE(examples != std::string::npos);
+    std::istringstream lines(help.out.substr(examples));
+    for (std::string line; std::getline(lines, line);) {
+      const std::string prefix = "  numaplace";
+      if (!line.starts_with(prefix)) continue;
+      std::string args = line.substr(prefix.size());
+      if (const auto gap = args.find("   "); gap != std::string::npos) args.erase(gap);
+      const std::string shell = "cd " + numaplace_cli_test::shell_quoted(root) + " && " +
+                                numaplace_cli_test::shell_quoted(NUMAPLACE_CLI) + args + " >/dev/null 2>&1";
+      INFO(line);
+      CHECK(std::system(shell.c_str()) == 0);
+      ++ran;
+    }
+  }
+  CHECK(ran >= 12);
 }
