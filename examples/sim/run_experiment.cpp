@@ -2,7 +2,7 @@
 // v3.8's two-fault filter, run through run_experiment next to the named linux-modern on a small
 // machine (seed 001's 4 nodes), ten seeded runs each. Prints one row per stack.
 //
-// A stack is any numaplace::stack (README: "Writing a policy"); user_stacks gives it a name an
+// A stack is any numaplace::stack (docs/placement.md: "Writing a policy"); user_stacks gives it a name an
 // experiment's stack list can use, beside the named stacks and the baselines.
 
 #include <cstdio>
