@@ -30,16 +30,17 @@ set(CPACK_DEBIAN_DEV_PACKAGE_ARCHITECTURE all)
 # and its default version's libboost-dev.
 set(numaplace_deb_boost ${Boost_VERSION_MAJOR}.${Boost_VERSION_MINOR})
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libboost${numaplace_deb_boost}-dev | libboost-dev (>= ${numaplace_deb_boost})")
-set(CPACK_COMPONENT_DEV_DESCRIPTION "header-only C++20 library for NUMA task placement
- numaplace decides where tasks and their memory go on a NUMA machine the way the Linux
- kernel's NUMA balancer does. This package has the headers, the CMake package
- (find_package(numaplace)) and numaplace.pc.")
+# The summary line is CPACK_PACKAGE_DESCRIPTION_SUMMARY; CPack indents each line of these.
+set(CPACK_COMPONENT_DEV_DESCRIPTION "numaplace is a header-only C++20 library that decides where tasks and their
+memory go on a NUMA machine the way the Linux kernel's NUMA balancer does.
+This package has the headers, the CMake package (find_package(numaplace))
+and numaplace.pc.")
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME numaplace)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
-set(CPACK_COMPONENT_TOOLS_DESCRIPTION "NUMA placement as the Linux kernel decides it, from the command line
- numaplace shows machines' NUMA topologies, explains and simulates the kernel's placement
- decisions, and advises nodes for new jobs; numaplace-balance is a numad-like balancer.")
+set(CPACK_COMPONENT_TOOLS_DESCRIPTION "numaplace shows machines' NUMA topologies, explains and simulates the
+kernel's placement decisions and advises nodes for new jobs; numaplace-balance
+is a numad-like balancer deciding with numaplace.")
 
 include(CPack)
