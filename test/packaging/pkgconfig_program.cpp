@@ -1,5 +1,7 @@
 // Compiled with nothing but `pkg-config --cflags numaplace` by test/packaging: the installed
-// headers (a core one and version.hpp) must be enough to build and run it.
+// headers must be enough to build and run it. placement.hpp brings in Boost.Hana and needs
+// C++20, so the flags must select C++20 and find Boost.
+#include <numaplace/placement.hpp>
 #include <numaplace/topology/cpulist.hpp>
 #include <numaplace/version.hpp>
 
