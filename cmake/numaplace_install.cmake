@@ -4,41 +4,67 @@
 #   find_package(numaplace CONFIG REQUIRED COMPONENTS hwloc)     -> also numaplace::hwloc
 #   find_package(numaplace CONFIG REQUIRED COMPONENTS linux)     -> also numaplace::linux
 #   find_package(numaplace CONFIG REQUIRED COMPONENTS tbb)       -> also numaplace::tbb (and linux)
-# work. Needs GNUInstallDirs (included by the top-level CMakeLists.txt, before the target).
+# work, and numaplace.pc serves pkg-config users. Everything here is the `dev` install component
+# (the Debian package numaplace-dev, cmake/numaplace_package.cmake); the CLI's rules in
+# examples/ are the `tools` component. Needs GNUInstallDirs (included by the top-level
+# CMakeLists.txt, before the target).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(NUMAPLACE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/numaplace)
 
-install(DIRECTORY include/numaplace DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS numaplace EXPORT numaplace-targets)
-install(EXPORT numaplace-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
+install(DIRECTORY include/numaplace DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
+install(TARGETS numaplace EXPORT numaplace-targets COMPONENT dev)
+install(EXPORT numaplace-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR}
+        COMPONENT dev)
 
 # The hwloc component has its own export set: its link interface names PkgConfig::NUMAPLACE_HWLOC,
 # which the package config re-creates with pkg-config only when the component is asked for.
 if(NUMAPLACE_HAVE_HWLOC)
-  install(TARGETS numaplace_hwloc EXPORT numaplace-hwloc-targets)
-  install(EXPORT numaplace-hwloc-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
+  install(TARGETS numaplace_hwloc EXPORT numaplace-hwloc-targets COMPONENT dev)
+  install(EXPORT numaplace-hwloc-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR}
+          COMPONENT dev)
 endif()
 
 # The linux component too: its link interface names Threads::Threads, which the package config
 # finds only when the component is asked for.
 if(NUMAPLACE_HAVE_LINUX)
-  install(TARGETS numaplace_linux EXPORT numaplace-linux-targets)
-  install(EXPORT numaplace-linux-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
+  install(TARGETS numaplace_linux EXPORT numaplace-linux-targets COMPONENT dev)
+  install(EXPORT numaplace-linux-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR}
+          COMPONENT dev)
 endif()
 
 # And the tbb component: its link interface names TBB::tbb and numaplace::linux.
 if(NUMAPLACE_HAVE_TBB)
-  install(TARGETS numaplace_tbb EXPORT numaplace-tbb-targets)
-  install(EXPORT numaplace-tbb-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
+  install(TARGETS numaplace_tbb EXPORT numaplace-tbb-targets COMPONENT dev)
+  install(EXPORT numaplace-tbb-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR}
+          COMPONENT dev)
 endif()
 
 configure_package_config_file(cmake/numaplace-config.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/numaplace-config.cmake
   INSTALL_DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
+# While the major version is 0 every minor release may break the API, so find_package(numaplace
+# 0.2) accepts 0.2.x only.
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/numaplace-config-version.cmake
-  COMPATIBILITY SameMajorVersion ARCH_INDEPENDENT)
+  COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/numaplace-config.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/numaplace-config-version.cmake
-  DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR})
+  DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR} COMPONENT dev)
+
+# numaplace.pc, relocatable: its prefix is found from the file's own place (${pcfiledir}), so an
+# install unpacked anywhere (dpkg -x, a DESTDIR) still points at its own headers. Boost ships no
+# .pc file, so Boost cannot be a Requires: line; its include directory goes into Cflags unless it
+# is the compiler's default (/usr/include, where Debian's libboost-dev puts it).
+set(NUMAPLACE_PC_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+file(RELATIVE_PATH numaplace_pc_to_prefix /${NUMAPLACE_PC_DIR} /)
+string(REGEX REPLACE "/$" "" numaplace_pc_to_prefix "${numaplace_pc_to_prefix}")
+set(numaplace_pc_boost_cflags "")
+get_target_property(numaplace_boost_include_dirs Boost::headers INTERFACE_INCLUDE_DIRECTORIES)
+foreach(dir IN LISTS numaplace_boost_include_dirs)
+  if(NOT dir STREQUAL "/usr/include")
+    string(APPEND numaplace_pc_boost_cflags " -I${dir}")
+  endif()
+endforeach()
+configure_file(cmake/numaplace.pc.in ${CMAKE_CURRENT_BINARY_DIR}/numaplace.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/numaplace.pc DESTINATION ${NUMAPLACE_PC_DIR} COMPONENT dev)

@@ -35,6 +35,8 @@ set(consumer_src "${CMAKE_CURRENT_LIST_DIR}")
 set(common -G "${GENERATOR}" -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release)
 
 if(MODE STREQUAL "install")
+  include(${SOURCE_DIR}/cmake/numaplace_version.cmake)
+  numaplace_read_version(${SOURCE_DIR}/include/numaplace/version.hpp version)
   set(prefix "${WORK_DIR}/prefix")
   # numaplace's own development options default to ON here (it is the top-level project), so
   # turn them off: packaging needs the library alone.
@@ -47,8 +49,13 @@ if(MODE STREQUAL "install")
   if(NOT config OR NOT umbrella)
     message(FATAL_ERROR "cmake --install did not install numaplace-config.cmake and the headers under ${prefix}")
   endif()
+  # Without NUMAPLACE_BUILD_EXAMPLES the install is the library alone: no programs, no man pages.
+  if(EXISTS "${prefix}/bin" OR EXISTS "${prefix}/share/man")
+    message(FATAL_ERROR "a header-only install (NUMAPLACE_BUILD_EXAMPLES=OFF) put programs or man pages under ${prefix}")
+  endif()
   step("configure consumer" ${CMAKE_COMMAND} ${common} -S "${consumer_src}" -B "${WORK_DIR}/consumer-build"
-       -DNUMAPLACE_CONSUMER_MODE=package -DNUMAPLACE_CONSUMER_HWLOC=${HWLOC} -DNUMAPLACE_CONSUMER_LINUX=${WITH_LINUX} -DCMAKE_PREFIX_PATH=${prefix}
+       -DNUMAPLACE_CONSUMER_MODE=package -DNUMAPLACE_CONSUMER_VERSION=${version_MAJOR}.${version_MINOR}
+       -DNUMAPLACE_CONSUMER_HWLOC=${HWLOC} -DNUMAPLACE_CONSUMER_LINUX=${WITH_LINUX} -DCMAKE_PREFIX_PATH=${prefix}
        -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON)
   # The consumer must have found the installed copy, not the source tree.
   if(NOT step_output MATCHES "numaplace [0-9.]+ from ${prefix}/")

@@ -1,0 +1,55 @@
+# Writes man pages for one program with help2man (cmake -P script, run at build time):
+#   cmake -DPROGRAM=<exe> -DNAME=<name> -DVERSION=<x.y.z> -DOUT_DIR=<dir> -DHELP2MAN=<help2man>
+#         [-DSUBCOMMANDS=ON] -P numaplace_help2man.cmake
+# OUT_DIR/NAME.1, and with SUBCOMMANDS=ON also OUT_DIR/NAME-<sub>.1 for each subcommand that
+# `PROGRAM --help` lists under "Subcommands:", so that a new subcommand gets its page without
+# a list to keep in step. Each page's NAME line is the first line of that command's --help.
+foreach(var IN ITEMS PROGRAM NAME VERSION OUT_DIR HELP2MAN)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "numaplace_help2man.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+# The first line of `PROGRAM <args> --help`, without a leading "name: " (CLI11's description).
+function(help_summary out)
+  execute_process(COMMAND "${PROGRAM}" ${ARGN} --help RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${PROGRAM} ${ARGN} --help exited ${rc}: ${err}")
+  endif()
+  string(REGEX MATCH "^[^\n]*" first "${text}")
+  string(REGEX REPLACE "^[A-Za-z0-9_-]+: *" "" first "${first}")
+  set(${out} "${first}" PARENT_SCOPE)
+  set(help_text "${text}" PARENT_SCOPE)
+endfunction()
+
+# help2man runs `<program> <help option>` through the shell, so "sim --help" reaches the
+# subcommand; --version-string names the page (the CLI's subcommands have no --version).
+function(write_page page_name)  # ARGN: the subcommand words, none for the program itself
+  help_summary(summary ${ARGN})
+  string(JOIN " " help_option ${ARGN} --help)
+  execute_process(COMMAND "${HELP2MAN}" --no-info --section=1 "--name=${summary}"
+                          "--version-string=${page_name} ${VERSION}" "--help-option=${help_option}"
+                          "--source=numaplace ${VERSION}" "--manual=numaplace manual"
+                          "--output=${OUT_DIR}/${page_name}.1" "${PROGRAM}"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "help2man failed for ${page_name} (${rc}): ${err}")
+  endif()
+endfunction()
+
+file(MAKE_DIRECTORY "${OUT_DIR}")
+write_page("${NAME}")
+if(SUBCOMMANDS)
+  help_summary(unused)
+  # CLI11 lists subcommands after "Subcommands:", one per line, indented, name first.
+  string(FIND "${help_text}" "\nSubcommands:\n" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "${PROGRAM} --help lists no \"Subcommands:\" section")
+  endif()
+  string(SUBSTRING "${help_text}" ${at} -1 section)
+  string(REGEX MATCHALL "\n  [a-z][a-z0-9-]*" lines "${section}")
+  foreach(line IN LISTS lines)
+    string(STRIP "${line}" sub)
+    write_page("${NAME}-${sub}" ${sub})
+  endforeach()
+endif()
