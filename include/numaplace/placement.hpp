@@ -95,7 +95,9 @@ class placement {
 
   /// How many of the listed policies take part on this kind (for tests and `explain`).
   static constexpr std::size_t active_policy_count() noexcept {
-    return boost::hana::length(policy_tuple{}).value;
+    // From the type alone: a policy may hold a std::vector, which libc++ 14 cannot build
+    // in a constant expression.
+    return decltype(boost::hana::length(std::declval<const policy_tuple&>()))::value;
   }
 
   /// task_numa_placement(): the node the task should prefer, or no_node when its faults give

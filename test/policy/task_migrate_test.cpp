@@ -221,7 +221,7 @@ namespace {
 struct flagged_machine : test_machine {
   using test_machine::test_machine;
   std::vector<cpu_index> claimed, waking;
-  static bool listed(const std::vector<cpu_index>& v, cpu_index c) { return std::ranges::find(v, c) != v.end(); }
+  static bool listed(const std::vector<cpu_index>& v, cpu_index c) { return std::find(v.begin(), v.end(), c) != v.end(); }
   bool numa_migrate_on(cpu_index c) const noexcept { return listed(claimed, c); }
   bool idle_cpu(cpu_index c) const noexcept { return tasks_on(c).empty() && !listed(waking, c); }
 };

@@ -39,7 +39,7 @@ namespace machine_reads {
 /// How many runnable tasks CPU c queues (rq->nr_running).
 template <machine_view M>
 constexpr unsigned nr_running(const M& m, cpu_index c) {
-  return static_cast<unsigned>(std::ranges::distance(m.tasks_on(c)));
+  return static_cast<unsigned>(detail::range_length(m.tasks_on(c)));
 }
 
 /// Whether CPU c is idle: machine_view.hpp's cpu_idle (the view's idle_cpu(c) if it has one).

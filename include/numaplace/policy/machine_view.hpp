@@ -11,7 +11,9 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <ranges>
+#include <type_traits>
 
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"
@@ -24,6 +26,37 @@ inline constexpr std::uint64_t nice_0_load = 1024;
 namespace detail {
 template <class R, class T>
 concept range_of = std::ranges::input_range<R> && std::convertible_to<std::ranges::range_value_t<R>, T>;
+
+// std::ranges::distance, empty and find are missing from libc++ 14 (its ranges were still
+// switched off as incomplete); these need only ranges::begin and end, which every C++20
+// standard library has.
+template <std::ranges::input_range R>
+constexpr std::ptrdiff_t range_length(R&& r) {
+  auto it = std::ranges::begin(r);
+  const auto last = std::ranges::end(r);
+  if constexpr (std::sized_sentinel_for<std::remove_const_t<decltype(last)>, decltype(it)>) {
+    return last - it;
+  } else {
+    std::ptrdiff_t n = 0;
+    for (; it != last; ++it) ++n;
+    return n;
+  }
+}
+
+template <std::ranges::input_range R>
+constexpr bool range_empty(R&& r) {
+  return std::ranges::begin(r) == std::ranges::end(r);
+}
+
+/// The position of the first element equal to `value`, or the range's length.
+template <std::ranges::input_range R, class T>
+constexpr std::ptrdiff_t range_index_of(R&& r, const T& value) {
+  std::ptrdiff_t i = 0;
+  for (auto it = std::ranges::begin(r), last = std::ranges::end(r); it != last; ++it, ++i) {
+    if (*it == value) return i;
+  }
+  return i;
+}
 }  // namespace detail
 
 /// A machine as the balancing-loop policies see it.
@@ -54,7 +87,7 @@ concept machine_view = requires(const M& m, node_index n, cpu_index c, task_inde
 template <machine_view M>
 constexpr std::size_t running_on(const M& m, node_index n) {
   std::size_t count = 0;
-  for (cpu_index c : m.cpus_of(n)) count += std::ranges::distance(m.tasks_on(c));
+  for (cpu_index c : m.cpus_of(n)) count += static_cast<std::size_t>(detail::range_length(m.tasks_on(c)));
   return count;
 }
 
@@ -66,7 +99,7 @@ constexpr bool cpu_idle(const M& m, cpu_index c) {
   if constexpr (requires { { m.idle_cpu(c) } -> std::convertible_to<bool>; }) {
     return m.idle_cpu(c);
   } else {
-    return std::ranges::empty(m.tasks_on(c));
+    return detail::range_empty(m.tasks_on(c));
   }
 }
 
@@ -97,7 +130,7 @@ constexpr std::uint64_t load_on_node(const M& m, node_index n) {
 /// CPUs on node n.
 template <machine_view M>
 constexpr std::size_t cpu_count_of(const M& m, node_index n) {
-  return static_cast<std::size_t>(std::ranges::distance(m.cpus_of(n)));
+  return static_cast<std::size_t>(detail::range_length(m.cpus_of(n)));
 }
 
 /// The decision input of task t: its faults and its group's.

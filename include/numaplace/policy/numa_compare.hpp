@@ -74,9 +74,9 @@ constexpr void numa_assign(const M& m, migrate_env& env, task_index with, long i
         return;
       } else {
         const auto cpus = m.cpus_of(env.dst_nid);
-        const auto first = std::ranges::find(cpus, env.dst_cpu);
-        const auto n = std::ranges::distance(cpus);
-        const auto start = first == std::ranges::end(cpus) ? 0 : std::ranges::distance(std::ranges::begin(cpus), first);
+        const auto n = detail::range_length(cpus);
+        const auto found_at = detail::range_index_of(cpus, env.dst_cpu);
+        const auto start = found_at == n ? 0 : found_at;
         bool found = false;
         for (std::ptrdiff_t i = 1; i <= n && !found; ++i) {
           const auto c = static_cast<cpu_index>(*(std::ranges::begin(cpus) + (start + i) % n));
