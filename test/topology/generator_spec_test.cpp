@@ -19,7 +19,7 @@ namespace {
 bool same_machine(const dynamic_topology& a, const dynamic_topology& b) {
   if (a.node_count() != b.node_count()) return false;
   for (node_index i = 0; i < a.node_count(); ++i) {
-    if (a.memory_bytes(i) != b.memory_bytes(i) || !std::ranges::equal(a.cpus(i), b.cpus(i))) return false;
+    if (a.memory_bytes(i) != b.memory_bytes(i) || !std::equal(a.cpus(i).begin(), a.cpus(i).end(), b.cpus(i).begin(), b.cpus(i).end())) return false;
     for (node_index j = 0; j < a.node_count(); ++j) {
       if (a.distance(i, j) != b.distance(i, j)) return false;
     }
