@@ -118,11 +118,24 @@ topology_source::topology_source(CLI::App& command) {
   auto* hwloc = group->add_flag(
       "--hwloc", hwloc_,
       hwloc_available() ? "Discover this machine through hwloc" : "Discover this machine through hwloc (not built in)");
+  const std::string needs_hwloc = hwloc_available() ? "" : " (not built in)";
+  hwloc_xml_option_ = group
+                          ->add_option("--hwloc-xml", hwloc_xml_,
+                                       "A hwloc XML file, e.g. from `lstopo --of xml FILE` on another machine" +
+                                           needs_hwloc)
+                          ->type_name("FILE");
+  hwloc_synthetic_option_ = group
+                                ->add_option("--hwloc-synthetic", hwloc_synthetic_,
+                                             "A hwloc synthetic description, e.g. \"pack:2 numa:2 core:4 pu:2\" "
+                                             "(no distances: 10 local / 20 remote)" +
+                                                 needs_hwloc)
+                                ->type_name("DESCRIPTION");
   auto* list = group->add_flag("--list-machines", list_machines_, "List the named machines and exit");
   auto* list_alias = group->add_flag("--list-presets", list_machines_, "Old spelling of --list-machines")
                          ->each([](const std::string&) { print_renamed_notice("--list-presets", "--list-machines"); });
   const std::vector<CLI::Option*> sources{file_option_, machine_option_, preset_option_, sysfs_option_,
-                                          generate_option_, hwloc, list, list_alias};
+                                          generate_option_, hwloc, hwloc_xml_option_, hwloc_synthetic_option_,
+                                          list, list_alias};
   for (CLI::Option* a : sources) {
     for (CLI::Option* b : sources) {
       if (a != b) a->excludes(b);
@@ -136,6 +149,8 @@ machine_request topology_source::request() const {
   if (machine_option_->count() > 0 || preset_option_->count() > 0) r.name = machine_;
   if (sysfs_option_->count() > 0) r.sysfs = sysfs_root_;
   if (generate_option_->count() > 0) r.generate = generate_;
+  if (hwloc_xml_option_->count() > 0) r.hwloc_xml = hwloc_xml_;
+  if (hwloc_synthetic_option_->count() > 0) r.hwloc_synthetic = hwloc_synthetic_;
   r.hwloc = hwloc_;
   return r;
 }
@@ -147,6 +162,8 @@ loaded_topology load_machine(const machine_request& request) {
   if (request.generate) {
     return {numaplace::generate::from_spec(*request.generate), fmt::format("generated {}", *request.generate), {}};
   }
+  if (request.hwloc_xml) return hwloc_xml_file(*request.hwloc_xml);
+  if (request.hwloc_synthetic) return hwloc_synthetic_description(*request.hwloc_synthetic);
   if (request.hwloc) {
     if (!hwloc_available()) throw usage_error("--hwloc: this numaplace was built without hwloc");
     return hwloc_this_machine();
