@@ -142,6 +142,8 @@ TEST_CASE("a synthetic description hwloc would take minutes to build is refused 
                        doctest::Contains("'pu:4096': more than 1024 objects in one level"), topology_error);
   CHECK_THROWS_WITH_AS(load::hwloc_synthetic("pack:2 numa:99999999999999999999999 pu:1"),
                        doctest::Contains("more than 1024"), topology_error);
+  CHECK_THROWS_WITH_AS(load::hwloc_synthetic(std::string("pack:2 numa:2\0 pu:1", 19)),
+                       doctest::Contains("contains a NUL byte"), topology_error);  // found by fuzz_hwloc_synthetic
   CHECK(load::hwloc_synthetic("pack:2 numa:2(memory=4GB) core:16 pu:2").node_count() == 4);
   CHECK(load::hwloc_synthetic("pack:8 numa:2 core:64 pu:8").node_count() == 16);  // 8192 PUs
 }

@@ -222,7 +222,9 @@ namespace detail {
 inline constexpr std::uint64_t max_synthetic_arity = 1024;
 inline constexpr std::uint64_t max_synthetic_pus = 8192;
 
-inline void check_synthetic_size(const std::string& description, const std::string& source) {
+inline void check_synthetic_description(const std::string& description, const std::string& source) {
+  // hwloc takes a C string: it would read only up to a NUL byte, and the message would be cut there.
+  if (description.find('\0') != std::string::npos) fail("hwloc synthetic description", 0, "contains a NUL byte");
   std::uint64_t pus = 1;  // never above max_synthetic_pus: checked at each level
   for (const std::string_view word : split_words(description)) {
     std::string_view count = word.substr(0, word.find_first_of("({"));  // attributes and indexes
@@ -249,7 +251,7 @@ inline void check_synthetic_size(const std::string& description, const std::stri
 /// description when hwloc rejects it or it has more PUs than numaplace can number.
 inline hwloc_topology_ptr hwloc_open_synthetic(const std::string& description) {
   const std::string source = "hwloc synthetic description \"" + description + "\"";
-  detail::check_synthetic_size(description, source);
+  detail::check_synthetic_description(description, source);
   hwloc_topology_ptr t = detail::hwloc_init();
   if (hwloc_topology_set_synthetic(t.get(), description.c_str()) != 0) {
     detail::fail(source, 0, "hwloc rejects it (e.g. \"pack:2 numa:2 core:4 pu:2\" is valid)");
