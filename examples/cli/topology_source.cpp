@@ -96,7 +96,8 @@ topology_source::topology_source(CLI::App& command) {
   file_option_ =
       group
           ->add_option("--file", file_,
-                       "A topology file: `topo --json` output, a distance matrix or saved `numactl --hardware` "
+                       "A topology file: `topo --json` output, a distance matrix (with optional `node N cpus LIST memory "
+                       "SIZE` lines) or saved `numactl --hardware` "
                        "output; - reads standard input")
           ->type_name("PATH");
   machine_option_ = group->add_option("--machine", machine_, "A named machine (see --list-machines)")->type_name("NAME");
