@@ -1,5 +1,9 @@
 #include "hwloc_source.hpp"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "exit_codes.hpp"
 
 #if NUMAPLACE_CLI_HAVE_HWLOC
@@ -12,14 +16,35 @@ namespace numaplace_cli {
 
 bool hwloc_available() noexcept { return true; }
 
-loaded_topology hwloc_this_machine() {
-  numaplace::load::hwloc_details details;
-  numaplace::dynamic_topology topology = numaplace::load::hwloc_this_machine(&details);
+namespace {
+
+// Where hwloc's distances came from, as a note when they were not in the input.
+std::vector<std::string> notes_of(const numaplace::load::hwloc_details& details) {
   std::vector<std::string> notes;
   if (details.origin == numaplace::load::hwloc_distances_origin::assumed) {
     notes.emplace_back("hwloc reported no NUMA distance matrix: 10 local / 20 remote was assumed");
   }
-  return {std::move(topology), "this machine (hwloc)", std::move(notes)};
+  return notes;
+}
+
+}  // namespace
+
+loaded_topology hwloc_this_machine() {
+  numaplace::load::hwloc_details details;
+  numaplace::dynamic_topology topology = numaplace::load::hwloc_this_machine(&details);
+  return {std::move(topology), "this machine (hwloc)", notes_of(details)};
+}
+
+loaded_topology hwloc_xml_file(const std::string& path) {
+  numaplace::load::hwloc_details details;
+  numaplace::dynamic_topology topology = numaplace::load::hwloc_xml(path, &details);
+  return {std::move(topology), "hwloc XML " + path, notes_of(details)};
+}
+
+loaded_topology hwloc_synthetic_description(const std::string& description) {
+  numaplace::load::hwloc_details details;
+  numaplace::dynamic_topology topology = numaplace::load::hwloc_synthetic(description, &details);
+  return {std::move(topology), "hwloc synthetic \"" + description + "\"", notes_of(details)};
 }
 
 #else
@@ -27,6 +52,12 @@ loaded_topology hwloc_this_machine() {
 bool hwloc_available() noexcept { return false; }
 
 loaded_topology hwloc_this_machine() { throw usage_error("this numaplace was built without hwloc"); }
+loaded_topology hwloc_xml_file(const std::string&) {
+  throw usage_error("--hwloc-xml: this numaplace was built without hwloc");
+}
+loaded_topology hwloc_synthetic_description(const std::string&) {
+  throw usage_error("--hwloc-synthetic: this numaplace was built without hwloc");
+}
 
 #endif
 

@@ -2,6 +2,8 @@
 // This machine through hwloc, when the CLI was built with the numaplace::hwloc component.
 // Kept apart so that only hwloc_source.cpp sees <hwloc.h>.
 
+#include <string>
+
 #include "topology_source.hpp"
 
 namespace numaplace_cli {
@@ -12,5 +14,11 @@ bool hwloc_available() noexcept;
 /// This machine as hwloc sees it; notes say when hwloc gave no distances. Throws usage_error
 /// when hwloc is not built in, numaplace::topology_error when hwloc fails.
 loaded_topology hwloc_this_machine();
+
+/// A hwloc XML file (lstopo --of xml), e.g. of another machine. Same errors as above, naming the file.
+loaded_topology hwloc_xml_file(const std::string& path);
+
+/// A hwloc synthetic description, e.g. "pack:2 numa:2 core:4 pu:2". Same errors, naming it.
+loaded_topology hwloc_synthetic_description(const std::string& description);
 
 }  // namespace numaplace_cli

@@ -92,7 +92,8 @@ topology_source::topology_source(CLI::App& command, const std::string& default_m
   file_option_ =
       group
           ->add_option("--file", file_,
-                       "A topology file: `topo --json` output, a distance matrix or saved `numactl --hardware` "
+                       "A topology file: `topo --json` output, a distance matrix (with optional `node N cpus LIST memory "
+                       "SIZE` lines) or saved `numactl --hardware` "
                        "output; - reads standard input")
           ->type_name("PATH");
   machine_option_ = group->add_option("--machine", machine_, "A named machine (see --list-machines)")->type_name("NAME");
@@ -116,10 +117,23 @@ topology_source::topology_source(CLI::App& command, const std::string& default_m
   hwloc_option_ = group->add_flag(
       "--hwloc", hwloc_,
       hwloc_available() ? "Discover this machine through hwloc" : "Discover this machine through hwloc (not built in)");
+  const std::string needs_hwloc = hwloc_available() ? "" : " (not built in)";
+  hwloc_xml_option_ = group
+                          ->add_option("--hwloc-xml", hwloc_xml_,
+                                       "A hwloc XML file, e.g. from `lstopo --of xml FILE` on another machine" +
+                                           needs_hwloc)
+                          ->type_name("FILE");
+  hwloc_synthetic_option_ = group
+                                ->add_option("--hwloc-synthetic", hwloc_synthetic_,
+                                             "A hwloc synthetic description, e.g. \"pack:2 numa:2 core:4 pu:2\" "
+                                             "(no distances: 10 local / 20 remote)" +
+                                                 needs_hwloc)
+                                ->type_name("DESCRIPTION");
   auto* list = group->add_flag("--list-machines", list_machines_, "List the named machines and exit");
   auto* list_alias = group->add_flag("--list-presets", list_machines_, "Old spelling of --list-machines")
                          ->each([](const std::string&) { print_renamed_notice("--list-presets", "--list-machines"); });
-  sources_ = {file_option_, machine_option_, sysfs_option_, generate_option_, hwloc_option_, list, list_alias};
+  sources_ = {file_option_, machine_option_, sysfs_option_, generate_option_, hwloc_option_, hwloc_xml_option_,
+              hwloc_synthetic_option_, list, list_alias};
   if (preset_option_ != nullptr) sources_.push_back(preset_option_);
   for (CLI::Option* a : sources_) {
     for (CLI::Option* b : sources_) {
@@ -129,7 +143,8 @@ topology_source::topology_source(CLI::App& command, const std::string& default_m
 }
 
 bool topology_source::given() const {
-  for (const CLI::Option* o : {file_option_, machine_option_, preset_option_, sysfs_option_, generate_option_, hwloc_option_}) {
+  for (const CLI::Option* o : {file_option_, machine_option_, preset_option_, sysfs_option_, generate_option_, hwloc_option_,
+                               hwloc_xml_option_, hwloc_synthetic_option_}) {
     if (o != nullptr && o->count() > 0) return true;
   }
   return false;
@@ -141,6 +156,8 @@ machine_request topology_source::request() const {
   if (machine_option_->count() > 0 || (preset_option_ != nullptr && preset_option_->count() > 0)) r.name = machine_;
   if (sysfs_option_->count() > 0) r.sysfs = sysfs_root_;
   if (generate_option_->count() > 0) r.generate = generate_;
+  if (hwloc_xml_option_->count() > 0) r.hwloc_xml = hwloc_xml_;
+  if (hwloc_synthetic_option_->count() > 0) r.hwloc_synthetic = hwloc_synthetic_;
   r.hwloc = hwloc_;
   return r;
 }
@@ -152,6 +169,8 @@ loaded_topology load_machine(const machine_request& request) {
   if (request.generate) {
     return {numaplace::generate::from_spec(*request.generate), fmt::format("generated {}", *request.generate), {}};
   }
+  if (request.hwloc_xml) return hwloc_xml_file(*request.hwloc_xml);
+  if (request.hwloc_synthetic) return hwloc_synthetic_description(*request.hwloc_synthetic);
   if (request.hwloc) {
     if (!hwloc_available()) throw usage_error("--hwloc: this numaplace was built without hwloc");
     return hwloc_this_machine();

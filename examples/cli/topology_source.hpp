@@ -1,5 +1,6 @@
 #pragma once
-// Where a command's topology comes from: --machine, --file, --sysfs, --hwloc, or this machine.
+// Where a command's topology comes from: --machine, --file, --sysfs, --generate, --hwloc,
+// --hwloc-xml, --hwloc-synthetic, or this machine.
 // Shared by every subcommand that needs a machine, so they all accept the same options.
 
 #include <optional>
@@ -31,6 +32,8 @@ struct machine_request {
   std::optional<std::string> sysfs;  ///< a sysfs node folder
   std::optional<std::string> generate;  ///< a generator spec (numaplace::generate::from_spec)
   bool hwloc = false;                ///< this machine, through hwloc
+  std::optional<std::string> hwloc_xml;        ///< a hwloc XML file (lstopo --of xml)
+  std::optional<std::string> hwloc_synthetic;  ///< a hwloc synthetic description
 };
 
 /// Loads the machine `request` names. Throws numaplace::topology_error for bad input and
@@ -67,6 +70,8 @@ class topology_source {
   std::string machine_;
   std::string sysfs_root_;
   std::string generate_;
+  std::string hwloc_xml_;
+  std::string hwloc_synthetic_;
   bool hwloc_ = false;
   bool list_machines_ = false;
   CLI::Option* file_option_ = nullptr;
@@ -76,6 +81,8 @@ class topology_source {
   CLI::Option* generate_option_ = nullptr;
   CLI::Option* hwloc_option_ = nullptr;
   std::vector<CLI::Option*> sources_;  ///< every source, and --list-machines
+  CLI::Option* hwloc_xml_option_ = nullptr;
+  CLI::Option* hwloc_synthetic_option_ = nullptr;
 };
 
 /// Prints every preset's name, description and source on stdout.

@@ -3,6 +3,7 @@
 
 #include <numaplace/topology/load_hwloc.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -129,9 +130,56 @@ TEST_CASE("a matrix Linux would reject is a topology_error naming the hwloc matr
                        topology_error);
 }
 
-TEST_CASE("an invalid synthetic description is a topology_error") {
-  CHECK_THROWS_WITH_AS(load::hwloc_synthetic("pack:two"), doctest::Contains("invalid hwloc synthetic description"),
+TEST_CASE("an invalid synthetic description is a topology_error naming it") {
+  CHECK_THROWS_WITH_AS(load::hwloc_synthetic("pack:two"),
+                       doctest::Contains("hwloc synthetic description \"pack:two\": hwloc rejects it"), topology_error);
+}
+
+TEST_CASE("a synthetic description hwloc would take minutes to build is refused first") {
+  CHECK_THROWS_WITH_AS(load::hwloc_synthetic("pack:16 numa:4 core:64 pu:4"),
+                       doctest::Contains("describes more than 8192 processing units"), topology_error);
+  CHECK_THROWS_WITH_AS(load::hwloc_synthetic("numa:2 pu:4096"),
+                       doctest::Contains("'pu:4096': more than 1024 objects in one level"), topology_error);
+  CHECK_THROWS_WITH_AS(load::hwloc_synthetic("pack:2 numa:99999999999999999999999 pu:1"),
+                       doctest::Contains("more than 1024"), topology_error);
+  CHECK_THROWS_WITH_AS(load::hwloc_synthetic(std::string("pack:2 numa:2\0 pu:1", 19)),
+                       doctest::Contains("contains a NUL byte"), topology_error);  // found by fuzz_hwloc_synthetic
+  CHECK(load::hwloc_synthetic("pack:2 numa:2(memory=4GB) core:16 pu:2").node_count() == 4);
+  CHECK(load::hwloc_synthetic("pack:8 numa:2 core:64 pu:8").node_count() == 16);  // 8192 PUs
+}
+
+TEST_CASE("a hwloc XML file: nodes, CPUs, memory and its OS latency matrix") {
+  const std::string data = NUMAPLACE_TEST_DATA;
+  load::hwloc_details details;
+  const dynamic_topology t = load::hwloc_xml(data + "/hwloc/backplane-4node-os-latency.xml", &details);
+  REQUIRE(t.node_count() == 4);
+  CHECK(details.origin == hwloc_distances_origin::os_latency);
+  CHECK(details.matrix_name == "NUMALatency");
+  CHECK(t.distance(0, 1) == 12);
+  CHECK(t.distance(0, 2) == 32);
+  CHECK(std::vector<unsigned>(t.cpus(1).begin(), t.cpus(1).end()) == std::vector<unsigned>{2, 3});
+  CHECK(t.memory_bytes(3) == (std::uint64_t{1} << 30));
+
+  // lstopo --if synthetic --input "pack:2 numa:2 core:2 pu:1" --of xml: no distances.
+  const dynamic_topology plain = load::hwloc_xml(data + "/hwloc/pack2-numa2-core2.xml", &details);
+  CHECK(plain.node_count() == 4);
+  CHECK(details.origin == hwloc_distances_origin::assumed);
+  CHECK(plain.distance(0, 3) == 20);
+}
+
+TEST_CASE("a missing, a folder or a non-XML file is a topology_error naming the file") {
+  const std::string data = NUMAPLACE_TEST_DATA;
+  CHECK_THROWS_WITH_AS(load::hwloc_xml(data + "/hwloc/no-such.xml"), doctest::Contains("no-such.xml: no such file"),
                        topology_error);
+  CHECK_THROWS_WITH_AS(load::hwloc_xml(data + "/hwloc"), doctest::Contains("is a folder"), topology_error);
+  const std::string not_xml = data + "/topologies/intel-xeon-e7-4870-4s-4node-dell-r910.txt";
+  CHECK_THROWS_WITH_AS(load::hwloc_xml(not_xml),
+                       doctest::Contains((not_xml + ": hwloc cannot read it as a topology XML file").c_str()), topology_error);
+}
+
+TEST_CASE("a bad matrix in a XML file names the file and the matrix") {
+  const std::string file = std::string(NUMAPLACE_TEST_DATA) + "/fuzz/hwloc-xml/invalid-distances.xml";
+  CHECK_THROWS_WITH_AS(load::hwloc_xml(file), doctest::Contains((file + ": hwloc distances matrix").c_str()), topology_error);
 }
 
 TEST_CASE("this machine loads") {

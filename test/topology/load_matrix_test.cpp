@@ -8,6 +8,7 @@
 #include <numaplace/topology/load_file.hpp>
 #include <numaplace/topology/load_matrix.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -208,4 +209,62 @@ TEST_CASE("parse_cpulist") {
   for (int i = 0; i < 20000; ++i) many += "0-65535,";
   many += "1";
   CHECK(parse_cpulist(many, "c", 1).size() == 65536);
+}
+
+TEST_CASE("node lines give CPUs and memory, e.g. a CPU-less CXL node") {
+  const auto t = load::matrix_text(
+      "node 0 cpus 0-3 memory 64G\n"
+      "10 20 30\n"
+      "20 10 30\n"
+      "30 30 10\n"
+      "node 2 cpus none memory 256G   # a CXL memory expander\n"
+      "node 1 memory 1048576\n",
+      "cxl.txt");
+  REQUIRE(t.node_count() == 3);
+  CHECK(t.has_cpu(0));
+  CHECK(std::vector<unsigned>(t.cpus(0).begin(), t.cpus(0).end()) == std::vector<unsigned>{0, 1, 2, 3});
+  CHECK(t.memory_bytes(0) == (std::uint64_t{64} << 30));
+  CHECK(t.has_cpu(1));  // no cpus given: has CPUs, numbers unknown
+  CHECK(t.cpus(1).empty());
+  CHECK(t.memory_bytes(1) == 1048576);
+  CHECK_FALSE(t.has_cpu(2));
+  CHECK(t.has_memory(2));
+  CHECK(t.memory_bytes(2) == (std::uint64_t{256} << 30));
+
+  // A memory-less node, keys in either order, and OS ids from the ids comment.
+  const auto sparse = load::matrix_text("# node ids: 0 4\n10 20\n20 10\nnode 4 memory none cpus 8-9\n", "s.txt");
+  const node_index four = *sparse.index_of(4);
+  CHECK_FALSE(sparse.has_memory(four));
+  CHECK(std::vector<unsigned>(sparse.cpus(four).begin(), sparse.cpus(four).end()) == std::vector<unsigned>{8, 9});
+  CHECK(sparse.has_memory(*sparse.index_of(0)));
+}
+
+TEST_CASE("bad node lines name the file, the line and the node") {
+  const std::string m = "10 20\n20 10\n";
+  const auto unknown = error_of([&] { load::matrix_text(m + "node 7 cpus 0\n", "u.txt"); });
+  CHECK(mentions(unknown, "u.txt:3:"));
+  CHECK(mentions(unknown, "node 7 is not in the matrix, whose nodes are 0-1"));
+  const auto twice = error_of([&] { load::matrix_text("node 1 cpus 0\n" + m + "node 1 memory 1G\n", "t.txt"); });
+  CHECK(mentions(twice, "t.txt:4:"));
+  CHECK(mentions(twice, "node 1 is described twice (first on line 1)"));
+  const auto cpus_twice = error_of([&] { load::matrix_text(m + "node 0 cpus 0 cpus 1\n", "c.txt"); });
+  CHECK(mentions(cpus_twice, "c.txt:3:"));
+  CHECK(mentions(cpus_twice, "node 0: cpus are given twice"));
+  const auto overlap = error_of([&] { load::matrix_text(m + "node 0 cpus 0-3\nnode 1 cpus 3-5\n", "o.txt"); });
+  CHECK(mentions(overlap, "o.txt:4:"));
+  CHECK(mentions(overlap, "CPU 3 is listed for both node 0 and node 1"));
+  const auto size = error_of([&] { load::matrix_text(m + "node 1 memory 4X\n", "z.txt"); });
+  CHECK(mentions(size, "z.txt:3:"));
+  CHECK(mentions(size, "node 1 memory size '4X' is not a whole number"));
+  CHECK(mentions(error_of([&] { load::matrix_text(m + "node 1 memory 0\n"); }), "write 'memory none'"));
+  CHECK(mentions(error_of([&] { load::matrix_text(m + "node 1 memory 99999999999T\n"); }), "is larger than"));
+  const auto list = error_of([&] { load::matrix_text(m + "node 0 cpus 5-3\n", "l.txt"); });
+  CHECK(mentions(list, "l.txt:3:"));
+  CHECK(mentions(list, "node 0 cpus: reversed range '5-3'"));
+  CHECK(mentions(error_of([&] { load::matrix_text(m + "node 0 cpu 1\n"); }),
+                 "node 0: expected 'cpus LIST' or 'memory SIZE', got 'cpu'"));
+  CHECK(mentions(error_of([&] { load::matrix_text(m + "node 0 cpus\n"); }), "node 0: 'cpus' needs a value"));
+  CHECK(mentions(error_of([&] { load::matrix_text(m + "node\n"); }), "a node line needs a node id"));
+  CHECK(mentions(error_of([&] { load::matrix_text(m + "node x cpus 1\n"); }), "node id 'x' is not a whole number"));
+  CHECK(mentions(error_of([] { load::matrix_text("node 0 cpus 0\n", "only.txt"); }), "no matrix rows"));
 }

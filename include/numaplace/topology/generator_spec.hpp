@@ -62,18 +62,12 @@ class spec_reader {
     return static_cast<std::size_t>(number(word, part, what, max_nodes));
   }
 
-  // "16G" and the like: binary multiples, as numactl and the kernel print sizes.
   std::uint64_t size(std::string_view word, std::string_view part) const {
-    std::uint64_t unit = 1;
-    if (!word.empty()) {
-      const std::string_view suffixes = "KMGT";
-      if (const auto at = suffixes.find(word.back()); at != std::string_view::npos) {
-        unit = std::uint64_t{1} << (10 * (at + 1));
-        word.remove_suffix(1);
-      }
+    try {
+      return load::detail::parse_memory_size(word, "memory size", "", 0);
+    } catch (const topology_error& e) {
+      fail(part, e.reason());
     }
-    const std::uint64_t n = number(word, part, "memory size", UINT64_MAX / unit);
-    return n * unit;
   }
 
  private:

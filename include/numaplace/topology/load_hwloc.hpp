@@ -15,15 +15,19 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "dynamic_topology.hpp"
+#include "cpulist.hpp"
 #include "error.hpp"
+#include "text_input.hpp"
 #include "types.hpp"
 
 namespace numaplace::load {
@@ -208,15 +212,51 @@ inline dynamic_topology hwloc_this_machine(hwloc_details* details = nullptr) {
   return hwloc(t.get(), details);
 }
 
-/// A loaded hwloc synthetic topology, e.g. "pack:2 numa:2 core:2 pu:1", for tests and
-/// examples that want to add distances (hwloc_distances_add_*) before calling load::hwloc.
+namespace detail {
+
+// hwloc builds every object a synthetic description names, without a limit, and its cost
+// grows faster than the object count: "numa:2 pu:4096" takes seconds, "pack:64 pu:1024"
+// minutes. So the description is bounded before hwloc sees it: at most 1024 children per level
+// and 8192 PUs (the product of the counts), Linux's largest NR_CPUS (CONFIG_MAXSMP). Only the
+// counts are read (TYPE:COUNT or a bare COUNT); hwloc judges everything else.
+inline constexpr std::uint64_t max_synthetic_arity = 1024;
+inline constexpr std::uint64_t max_synthetic_pus = 8192;
+
+inline void check_synthetic_description(const std::string& description, const std::string& source) {
+  // hwloc takes a C string: it would read only up to a NUL byte, and the message would be cut there.
+  if (description.find('\0') != std::string::npos) fail("hwloc synthetic description", 0, "contains a NUL byte");
+  std::uint64_t pus = 1;  // never above max_synthetic_pus: checked at each level
+  for (const std::string_view word : split_words(description)) {
+    std::string_view count = word.substr(0, word.find_first_of("({"));  // attributes and indexes
+    if (const auto colon = count.find(':'); colon != std::string_view::npos) count = count.substr(colon + 1);
+    count = count.substr(0, count.find_first_not_of("0123456789"));
+    if (count.empty()) continue;
+    if (count.size() > 4 || parse_unsigned(count, "count", UINT64_MAX, source, 0) > max_synthetic_arity) {
+      fail(source, 0,
+           "'" + std::string(word) + "': more than " + std::to_string(max_synthetic_arity) +
+               " objects in one level (numaplace's bound, hwloc would take minutes)");
+    }
+    pus *= parse_unsigned(count, "count", max_synthetic_arity, source, 0);
+    if (pus > max_synthetic_pus) {
+      fail(source, 0, "describes more than " + std::to_string(max_synthetic_pus) + " processing units (Linux's largest NR_CPUS)");
+    }
+  }
+}
+
+}  // namespace detail
+
+/// A loaded hwloc synthetic topology, e.g. "pack:2 numa:2 core:2 pu:1" (hwloc's grammar, see
+/// lstopo --if synthetic), for tests and examples that want to add distances
+/// (hwloc_distances_add_*) before calling load::hwloc. Throws topology_error naming the
+/// description when hwloc rejects it or it has more PUs than numaplace can number.
 inline hwloc_topology_ptr hwloc_open_synthetic(const std::string& description) {
+  const std::string source = "hwloc synthetic description \"" + description + "\"";
+  detail::check_synthetic_description(description, source);
   hwloc_topology_ptr t = detail::hwloc_init();
   if (hwloc_topology_set_synthetic(t.get(), description.c_str()) != 0) {
-    throw topology_error({"hwloc", 0, std::nullopt, std::nullopt},
-                         "invalid hwloc synthetic description \"" + description + "\"");
+    detail::fail(source, 0, "hwloc rejects it (e.g. \"pack:2 numa:2 core:4 pu:2\" is valid)");
   }
-  detail::hwloc_load(t.get());
+  if (hwloc_topology_load(t.get()) != 0) detail::fail(source, 0, std::string("hwloc cannot load it: ") + std::strerror(errno));
   return t;
 }
 
@@ -224,6 +264,34 @@ inline hwloc_topology_ptr hwloc_open_synthetic(const std::string& description) {
 /// so a multi-node one gets the assumed 10/20 (see hwloc_details).
 inline dynamic_topology hwloc_synthetic(const std::string& description, hwloc_details* details = nullptr) {
   return hwloc(hwloc_open_synthetic(description).get(), details);
+}
+
+/// A loaded topology from a hwloc XML file (`lstopo FILE.xml`, or hwloc_topology_export_xml),
+/// e.g. of another machine. The file is read as every numaplace text input is (no such file,
+/// a folder, over max_input_bytes: a topology_error naming it), then given to hwloc.
+inline hwloc_topology_ptr hwloc_open_xml(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  const std::string text = detail::read_text(path);
+  hwloc_topology_ptr t = detail::hwloc_init();
+  // The size hwloc asks for counts the terminating NUL.
+  if (hwloc_topology_set_xmlbuffer(t.get(), text.c_str(), static_cast<int>(text.size() + 1)) != 0 ||
+      hwloc_topology_load(t.get()) != 0) {
+    detail::fail(source, 0, std::string("hwloc cannot read it as a topology XML file: ") + std::strerror(errno));
+  }
+  return t;
+}
+
+/// The topology a hwloc XML file describes, with its distances when the file has a latency
+/// matrix (else 10/20 assumed, see hwloc_details). Errors name the file.
+inline dynamic_topology hwloc_xml(const std::filesystem::path& path, hwloc_details* details = nullptr) {
+  const std::string source = path.string();
+  try {
+    return hwloc(hwloc_open_xml(path).get(), details);
+  } catch (const topology_error& e) {
+    if (e.where().source == source) throw;
+    // hwloc's own failures say "hwloc"; a bad matrix names it: keep that after the file.
+    throw e.located(e.where().source == "hwloc" ? source : source + ": " + e.where().source, 0);
+  }
 }
 
 }  // namespace numaplace::load

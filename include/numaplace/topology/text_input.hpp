@@ -152,6 +152,21 @@ inline std::uint64_t bytes_of(std::uint64_t count, std::uint64_t unit, const std
   return count * unit;
 }
 
+/// A memory size: bytes, or a count with a K, M, G or T suffix in binary multiples ("16G"), as
+/// numactl and the kernel print sizes. `what` names the field in errors.
+inline std::uint64_t parse_memory_size(std::string_view word, const std::string& what, const std::string& source,
+                                       std::size_t line) {
+  std::uint64_t unit = 1;
+  if (!word.empty()) {
+    const std::string_view suffixes = "KMGT";
+    if (const auto at = suffixes.find(word.back()); at != std::string_view::npos) {
+      unit = std::uint64_t{1} << (10 * (at + 1));
+      word.remove_suffix(1);
+    }
+  }
+  return parse_unsigned(word, what, std::numeric_limits<std::uint64_t>::max() / unit, source, line) * unit;
+}
+
 /// Where one matrix row came from, so a validation error can name the file and line.
 struct row_origin {
   std::string source;
