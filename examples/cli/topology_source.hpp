@@ -31,6 +31,9 @@ struct machine_request {
   std::optional<std::string> sysfs;  ///< a sysfs node folder
   std::optional<std::string> generate;  ///< a generator spec (numaplace::generate::from_spec)
   bool hwloc = false;                ///< this machine, through hwloc
+  /// A topology document given inline (an experiment file's machine), and what to call it.
+  std::optional<std::string> topology_json;
+  std::string topology_json_source;
 };
 
 /// Loads the machine `request` names. Throws numaplace::topology_error for bad input and
