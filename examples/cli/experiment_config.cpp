@@ -12,9 +12,13 @@
 #include <limits>
 #include <sstream>
 
+#include <numaplace/topology/error.hpp>
+#include <numaplace/topology/generator_spec.hpp>
+
 #include "json_checker.hpp"
 #include "json_positions.hpp"
 #include "machine_costs_json.hpp"
+#include "topology_file.hpp"
 
 namespace numaplace_cli {
 
@@ -135,10 +139,18 @@ std::string resolved(const std::string& folder, const std::string& path) {
 void read_machine(const checker& c, const json& v, experiment_config& out, const std::string& folder,
                   machine_sources allowed) {
   const std::string at = "/machine";
-  object(c, v, at, {"description", "name", "file", "sysfs", "hwloc", "threads_per_core", "default_cpus_per_node"});
+  object(c, v, at,
+         {"description", "name", "file", "sysfs", "hwloc", "hwloc_xml", "hwloc_synthetic", "generate", "topology",
+          "threads_per_core", "default_cpus_per_node"});
   int sources = 0;
-  for (const char* key : {"name", "file", "sysfs", "hwloc"}) sources += v.contains(key) ? 1 : 0;
-  if (sources != 1) c.fail(at, fmt::format("expected exactly one of name, file, sysfs, hwloc; got {}", sources));
+  for (const char* key : {"name", "file", "sysfs", "hwloc", "hwloc_xml", "hwloc_synthetic", "generate", "topology"}) {
+    sources += v.contains(key) ? 1 : 0;
+  }
+  if (sources != 1) {
+    c.fail(at, fmt::format("expected exactly one of name, file, sysfs, hwloc, hwloc_xml, hwloc_synthetic, generate, "
+                           "topology; got {}",
+                           sources));
+  }
   optional_member(v, at, "description", [&](const json& x, const std::string& p) { text(c, x, p); });
   optional_member(v, at, "name", [&](const json& x, const std::string& p) { out.machine.name = text(c, x, p); });
   optional_member(v, at, "file", [&](const json& x, const std::string& p) {
@@ -153,6 +165,36 @@ void read_machine(const checker& c, const json& v, experiment_config& out, const
     if (!boolean(c, x, p)) c.fail(p, "expected true (leave it out for another source)");
     if (allowed == machine_sources::names_only) c.fail(p, "this machine is not read here");
     out.machine.hwloc = true;
+  });
+  optional_member(v, at, "hwloc_xml", [&](const json& x, const std::string& p) {
+    if (allowed == machine_sources::names_only) c.fail(p, "hwloc XML files are not read here");
+    out.machine.hwloc_xml = resolved(folder, text(c, x, p));
+  });
+  optional_member(v, at, "hwloc_synthetic", [&](const json& x, const std::string& p) {
+    if (allowed == machine_sources::names_only) c.fail(p, "hwloc is not run here");
+    out.machine.hwloc_synthetic = text(c, x, p);
+  });
+  // A generated or inline machine is checked here, so that its errors point into this file
+  // (and the fuzzer reaches those readers too); load_machine builds it again.
+  optional_member(v, at, "generate", [&](const json& x, const std::string& p) {
+    const std::string spec = text(c, x, p);
+    try {
+      (void)numaplace::generate::from_spec(spec);
+    } catch (const numaplace::topology_error& e) {
+      c.fail(p, e.what());
+    }
+    out.machine.generate = spec;
+  });
+  optional_member(v, at, "topology", [&](const json& x, const std::string& p) {
+    if (!x.is_object()) c.fail(p, "expected a topology document (an object, as `numaplace topo --json` prints)");
+    const std::string source = fmt::format("{}: {}", c.source(), p);
+    try {
+      (void)parse_topology_json(x.dump(), source);
+    } catch (const numaplace::topology_error& e) {
+      c.fail(p, e.what());
+    }  // topology_file_error is a bad_input_error whose message already names `source`
+    out.machine.topology_json = x.dump();
+    out.machine.topology_json_source = source;
   });
   optional_member(v, at, "threads_per_core", [&](const json& x, const std::string& p) {
     out.threads_per_core = static_cast<unsigned>(integer(c, x, p, 1, 16));

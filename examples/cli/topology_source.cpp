@@ -164,6 +164,7 @@ machine_request topology_source::request() const {
 
 loaded_topology load_machine(const machine_request& request) {
   if (request.file) return from_file(*request.file);
+  if (request.topology_json) return parse_topology_json(*request.topology_json, request.topology_json_source);
   if (request.name) return from_preset(*request.name);
   if (request.sysfs) return from_sysfs(*request.sysfs, "sysfs");
   if (request.generate) {

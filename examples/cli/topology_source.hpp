@@ -34,6 +34,9 @@ struct machine_request {
   bool hwloc = false;                ///< this machine, through hwloc
   std::optional<std::string> hwloc_xml;        ///< a hwloc XML file (lstopo --of xml)
   std::optional<std::string> hwloc_synthetic;  ///< a hwloc synthetic description
+  /// A topology document given inline (an experiment file's machine), and what to call it.
+  std::optional<std::string> topology_json;
+  std::string topology_json_source;
 };
 
 /// Loads the machine `request` names. Throws numaplace::topology_error for bad input and

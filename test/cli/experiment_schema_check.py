@@ -8,7 +8,13 @@ import jsonschema
 cli, schema_path, data = sys.argv[1], sys.argv[2], sys.argv[3]
 schema = json.load(open(schema_path))
 jsonschema.Draft202012Validator.check_schema(schema)
-validator = jsonschema.Draft202012Validator(schema)
+# The schemas beside it (topology.schema.json, which a machine's inline topology refers to), by $id.
+store = {}
+for other in glob.glob(os.path.join(os.path.dirname(schema_path), "*.schema.json")):
+    doc = json.load(open(other))
+    jsonschema.Draft202012Validator.check_schema(doc)
+    store[doc["$id"]] = doc
+validator = jsonschema.Draft202012Validator(schema, resolver=jsonschema.RefResolver.from_schema(schema, store=store))
 failures = []
 
 good = sorted(glob.glob(os.path.join(data, "good", "*.json")))
