@@ -108,7 +108,7 @@ class advise_command final : public command {
         source_(*app_) {
     app_->footer(
         "Examples:\n"
-        "  numaplace advise -w 4                             nodes for a 4-CPU job on this machine\n"
+        "  numaplace advise -w 1:256                         nodes for a 1-CPU, 256 MiB job on this machine\n"
         "  numaplace advise -w 8:4096 --machine seed000-8node --numactl   numactl options for 8 CPUs, 4 GiB\n"
         "Exit codes: 0 success, 1 the work failed, 2 usage or bad input.");
     app_->add_option("-w,--want", want_, "The job: NCPUS[:MB], as numad -w takes it (e.g. 4 or 4:2048)")

@@ -21,11 +21,6 @@ class explain_command final : public command {
       : app_(parent.add_subcommand("explain",
                                    "Explain the preferred node the kernel picks from fault counts, and "
                                    "its NUMA imbalance allowance")) {
-    app_->footer(
-        "Examples:\n"
-        "  numaplace explain examples/explain/seed000-backplane.json   a table per node, the choice and why\n"
-        "  numaplace explain --json --stack vanilla examples/explain/direct.json\n"
-        "Exit codes: 0 success, 1 the work failed, 2 usage or bad input.");
     app_->add_option("input", input_,
                      "JSON file with distances, task_faults, group_faults (optional) and imbalance (optional); "
                      "- or nothing for standard input")
@@ -39,7 +34,11 @@ class explain_command final : public command {
         "        \"group_faults\": [[shared, private], ...] (optional),\n"
         "        \"imbalance\": [{\"variant\": \"v5.9\"|\"v5.10\"|\"v5.11\"|\"v5.18\"|\"v5.19\", \"imbalance\": i,\n"
         "                       \"src_running\": s, \"dst_running\": d, \"dst_weight\": w, \"imb_numa_nr\": k}, ...]"
-        " (optional)}");
+        " (optional)}\n"
+        "Examples:\n"
+        "  numaplace explain examples/explain/seed000-backplane.json   a table per node, the choice and why\n"
+        "  numaplace explain --json --stack vanilla examples/explain/direct.json\n"
+        "Exit codes: 0 success, 1 the work failed, 2 usage or bad input.");
   }
 
   const CLI::App& app() const override { return *app_; }

@@ -36,8 +36,8 @@ class topo_command final : public command {
         "Examples:\n"
         "  numaplace topo                                    this machine\n"
         "  numaplace topo --machine seed000-8node            a named machine (--list-machines lists them)\n"
-        "  numaplace topo --generate backplane:2x4/cpus=4 --json   a generated machine, as a topology file\n"
-        "  numaplace topo --machine amd-opteron-8node --qemu-args  QEMU arguments for a guest with its nodes\n"
+        "  numaplace topo --generate backplane:2x4/cpus=4 --json    a generated machine, as a topology file\n"
+        "  numaplace topo --machine amd-opteron-8node --qemu-args   QEMU arguments for a guest with its nodes\n"
         "Exit codes: 0 success, 1 the work failed, 2 usage or bad input.");
     auto* json = app_->add_flag("--json", json_, "Print one JSON object instead of text");
     app_->add_flag("--qemu-args", qemu_args_,

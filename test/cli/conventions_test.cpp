@@ -135,7 +135,7 @@ TEST_CASE("the examples in --help work") {
     const auto help = run_numaplace(help_args);
     REQUIRE(help.exit_code == 0);
     const auto examples = help.out.find("Examples:\n");
-    INFO("numaplace " << command << " --help");
+    INFO("numaplace " << std::string(command) << " --help");
     REQUIRE(examples != std::string::npos);
     std::istringstream lines(help.out.substr(examples));
     for (std::string line; std::getline(lines, line);) {
