@@ -7,11 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstddef>
-#include <exception>
-
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,22 +19,6 @@
 #include <utility>
 
 namespace numaplace_cli {
-
-template <class Error>
-class json_checker {
- public:
-  explicit json_checker(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void fail(std::string_view path, std::string_view what) const {
-    if (path.empty()) throw Error(fmt::format("{}: {}", source_, what));
-    throw Error(fmt::format("{}: {}: {}", source_, path, what));
-  }
-
-  const std::string& source() const noexcept { return source_; }
-
- private:
-  std::string source_;
-};
 
 /// The 1-based line and column of byte `offset` (0-based) in `text`.
 inline std::pair<std::size_t, std::size_t> line_and_column(std::string_view text, std::size_t offset) {
@@ -49,6 +32,29 @@ inline std::pair<std::size_t, std::size_t> line_and_column(std::string_view text
   }
   return {line, offset - line_start + 1};
 }
+
+template <class Error>
+class json_checker {
+ public:
+  explicit json_checker(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(std::string_view path, std::string_view what) const {
+    if (path.empty()) throw Error(fmt::format("{}: {}", source_, what));
+    throw Error(fmt::format("{}: {}: {}", source_, path, what));
+  }
+
+  /// A syntax error, at the line and column of byte `offset` of the document `text`.
+  [[noreturn]] void fail_at(std::string_view text, std::size_t offset, std::string_view what) const {
+    const auto [line, column] = line_and_column(text, offset);
+    throw Error(fmt::format("{}:{}:{}: {}", source_, line, column, what));
+  }
+
+  const std::string& source() const noexcept { return source_; }
+
+ private:
+  std::string source_;
+};
+
 
 /// A value as a message shows it: its JSON type, or the value itself when short. Never dumps a
 /// deep value (dump() recurses per level).

@@ -31,16 +31,8 @@ constexpr std::string_view known_fields =
 constexpr std::size_t max_nodes = 4096;
 constexpr std::size_t max_links = 65536;
 
-// Reports problems at a JSON path, or at a line and column of the text for syntax errors.
-class checker : public json_checker<machine_costs_error> {
- public:
-  using json_checker::json_checker;
-
-  [[noreturn]] void fail_at(std::string_view text, std::size_t offset, std::string_view what) const {
-    const auto [line, column] = line_and_column(text, offset);
-    throw machine_costs_error(fmt::format("{}:{}:{}: {}", source(), line, column, what));
-  }
-};
+// Problems at a JSON pointer, or at a line and column of the text for syntax errors.
+using checker = json_checker<machine_costs_error>;
 
 std::string child(std::string_view path, std::string_view key) { return fmt::format("{}/{}", path, key); }
 std::string child(std::string_view path, std::size_t i) { return fmt::format("{}/{}", path, i); }

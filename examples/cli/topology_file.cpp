@@ -30,15 +30,8 @@ constexpr std::string_view derived_top_keys[] = {"source",       "kind",       "
                                                  "max_distance", "node_count", "asymmetries"};
 constexpr std::string_view derived_node_keys[] = {"neighbours", "circles"};
 
-class checker : public json_checker<topology_file_error> {
- public:
-  using json_checker::json_checker;
-
-  [[noreturn]] void fail_at(std::string_view text, std::size_t offset, std::string_view what) const {
-    const auto [line, column] = line_and_column(text, offset);
-    throw topology_file_error(fmt::format("{}:{}:{}: {}", source(), line, column, what));
-  }
-};
+// Problems at a JSON pointer, or at a line and column of the text for syntax errors.
+using checker = json_checker<topology_file_error>;
 
 template <std::size_t N>
 bool among(std::string_view key, const std::string_view (&keys)[N]) {
