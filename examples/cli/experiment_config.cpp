@@ -17,6 +17,7 @@
 
 #include "json_checker.hpp"
 #include "json_positions.hpp"
+#include "json_stamp.hpp"
 #include "machine_costs_json.hpp"
 #include "topology_file.hpp"
 
@@ -192,7 +193,9 @@ void read_machine(const checker& c, const json& v, experiment_config& out, const
       (void)parse_topology_json(x.dump(), source);
     } catch (const numaplace::topology_error& e) {
       c.fail(p, e.what());
-    }  // topology_file_error is a bad_input_error whose message already names `source`
+    } catch (const topology_file_error& e) {
+      throw experiment_config_error(e.what());  // already "FILE: /machine/topology: /nodes/...: what"
+    }
     out.machine.topology_json = x.dump();
     out.machine.topology_json_source = source;
   });
@@ -231,14 +234,16 @@ void read_cost_model(const checker& c, const json& v, sim::cost_model& m) {
                   [&](const json& x, const std::string& p) { m.refresh_interval_ms = number(c, x, p, 0, 1e7, true); });
 }
 
+// A region's `touch`, by name: the one table the reader and the writer share.
+constexpr std::pair<std::string_view, sim::shared_touch> touch_names[] = {
+    {"any_thread", sim::shared_touch::any_thread},
+    {"first_thread", sim::shared_touch::first_thread},
+    {"allocating_threads", sim::shared_touch::allocating_threads},
+    {"collector_threads", sim::shared_touch::collector_threads}};
+
 sim::shared_touch touch_of(const checker& c, const json& v, const std::string& at) {
-  static constexpr std::pair<std::string_view, sim::shared_touch> names[] = {
-      {"any_thread", sim::shared_touch::any_thread},
-      {"first_thread", sim::shared_touch::first_thread},
-      {"allocating_threads", sim::shared_touch::allocating_threads},
-      {"collector_threads", sim::shared_touch::collector_threads}};
   if (v.is_string()) {
-    for (const auto& [name, touch] : names) {
+    for (const auto& [name, touch] : touch_names) {
       if (v.get_ref<const std::string&>() == name) return touch;
     }
   }
@@ -379,7 +384,10 @@ experiment_config parse_experiment_config(std::string_view input, const std::str
   }
   c.check_duplicate_keys();
   object(c, doc, "",
-         {"$schema", "description", "machine", "costs", "cost_model", "workloads", "stacks", "runs", "seed", "threads"});
+         {"$schema", "description", "format", "schema_version", "numaplace_version", "machine", "costs", "cost_model",
+          "workloads", "stacks", "runs", "seed", "threads"});
+  check_stamp(doc, experiment_format, experiment_schema_version,
+              [&](std::string_view pointer, const std::string& what) { c.fail(std::string(pointer), what); });
   experiment_config out;
   optional_member(doc, "", "$schema", [&](const json& x, const std::string& p) { text(c, x, p); });
   optional_member(doc, "", "description", [&](const json& x, const std::string& p) { text(c, x, p); });
@@ -416,6 +424,98 @@ experiment_config read_experiment_config(const std::string& path, const std::vec
   }
   const std::string text = read_json_file<experiment_config_error>(path);
   return parse_experiment_config(text, path, std::filesystem::path(path).parent_path().string(), stack_names);
+}
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson machine_json(const experiment_config& config) {
+  const machine_request& m = config.machine;
+  ojson out = ojson::object();
+  if (m.name) out["name"] = *m.name;
+  if (m.file) out["file"] = *m.file;
+  if (m.sysfs) out["sysfs"] = *m.sysfs;
+  if (m.hwloc) out["hwloc"] = true;
+  if (m.hwloc_xml) out["hwloc_xml"] = *m.hwloc_xml;
+  if (m.hwloc_synthetic) out["hwloc_synthetic"] = *m.hwloc_synthetic;
+  if (m.generate) out["generate"] = *m.generate;
+  if (m.topology_json) out["topology"] = ojson::parse(*m.topology_json);
+  out["threads_per_core"] = config.threads_per_core;
+  out["default_cpus_per_node"] = config.default_cpus_per_node;
+  return out;
+}
+
+ojson cost_model_json(const sim::cost_model& m) {
+  return {{"tick_ms", m.tick_ms},
+          {"smt_gain_per_sibling", m.smt_gain_per_sibling},
+          {"task_move_cost_ms", m.task_move_cost_ms},
+          {"page_migrate_cost_ms", m.page_migrate_cost_ms},
+          {"hinting_fault_cost_ms", m.hinting_fault_cost_ms},
+          {"interleave_chunks", m.interleave_chunks},
+          {"interleave_interval_ms", m.interleave_interval_ms},
+          {"pages_per_chunk", m.pages_per_chunk},
+          {"refresh_interval_ms", m.refresh_interval_ms}};
+}
+
+ojson process_json(const sim::process_spec& p) {
+  ojson regions = ojson::array();
+  for (const sim::region& r : p.regions) {
+    ojson region = {{"chunks", r.chunks}, {"first_touch_by_all", r.first_touch_by_all}};
+    for (const auto& [name, touch] : touch_names) {
+      if (touch == r.touch) region["touch"] = name;
+    }
+    regions.push_back(std::move(region));
+  }
+  ojson threads = ojson::array();
+  for (const sim::thread_spec& t : p.threads) {
+    ojson accesses = ojson::array();
+    for (const sim::access& a : t.accesses) accesses.push_back({{"region", a.region}, {"weight", a.weight}});
+    threads.push_back({{"accesses", std::move(accesses)}});
+  }
+  ojson out = {{"name", p.name},
+               {"regions", std::move(regions)},
+               {"threads", std::move(threads)},
+               {"memory_bound", p.memory_bound},
+               {"streaming", p.streaming},
+               {"main_thread_touches_first", p.main_thread_touches_first},
+               {"jobs", p.jobs}};
+  if (p.jobs > 0) out["job_work_ms"] = p.job_work_ms;  // the reader wants it above 0, and only with jobs
+  out["bind_nodes"] = p.bind_nodes;
+  out["start_ms"] = p.start_ms;
+  if (p.gc.enabled()) {
+    out["gc"] = {{"young_region", p.gc.young_region},
+                 {"alloc_chunks_per_s", p.gc.alloc_chunks_per_s},
+                 {"work_ms_per_chunk", p.gc.work_ms_per_chunk},
+                 {"threads", p.gc.threads}};
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json experiment_config_json(const experiment_config& config) {
+  ojson workloads = ojson::array();
+  for (const sim::workload& w : config.workloads) {
+    ojson processes = ojson::array();
+    for (const auto& p : w.processes) processes.push_back(process_json(p));
+    workloads.push_back({{"name", w.name},
+                         {"processes", std::move(processes)},
+                         {"seconds", w.seconds},
+                         {"report_elapsed", w.report_elapsed},
+                         {"work_per_thread_ms", w.work_per_thread_ms}});
+  }
+  ojson out = ojson::object();
+  stamp_json(out, experiment_format, experiment_schema_version);
+  out["machine"] = machine_json(config);
+  if (config.costs_file) out["costs"] = *config.costs_file;
+  out["cost_model"] = cost_model_json(config.cost_model);
+  out["workloads"] = std::move(workloads);
+  if (!config.stacks.empty()) out["stacks"] = config.stacks;
+  if (config.runs) out["runs"] = *config.runs;
+  if (config.seed) out["seed"] = *config.seed;
+  if (config.threads) out["threads"] = *config.threads;
+  return out;
 }
 
 }  // namespace numaplace_cli

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include <numaplace/sim/cost_model.hpp>
 #include <numaplace/sim/workload.hpp>
 
@@ -17,6 +19,10 @@
 #include "topology_source.hpp"
 
 namespace numaplace_cli {
+
+/// What --config-json's output says it is (json_stamp.hpp); hand-written files need no stamp.
+inline constexpr std::string_view experiment_format = "numaplace-experiment";
+inline constexpr int experiment_schema_version = 1;
 
 /// A config file that cannot be used; the message starts with the file and the place in it.
 class experiment_config_error : public bad_input_error {
@@ -53,5 +59,10 @@ experiment_config parse_experiment_config(std::string_view text, const std::stri
 
 /// Reads the file at `path` ("-": standard input) and parses it.
 experiment_config read_experiment_config(const std::string& path, const std::vector<std::string>& stack_names);
+
+/// `config` as an experiment file that parse_experiment_config reads back to the same config
+/// (`numaplace sim --config-json`): a custom run written down, to edit and share. Every field is
+/// written, defaults too, so that the file says everything the run used; paths stay as given.
+nlohmann::ordered_json experiment_config_json(const experiment_config& config);
 
 }  // namespace numaplace_cli

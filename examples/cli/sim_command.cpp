@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@
 #include "sim_report_text.hpp"
 #include "sim_run.hpp"
 #include "sim_workload_spec.hpp"
+#include "topo_json.hpp"
 #include "topology_source.hpp"
 
 namespace numaplace_cli {
@@ -118,6 +120,14 @@ class sim_command final : public command {
     costs_json->excludes(preset_alias);
     costs_json->excludes(config_);
     config_->excludes(costs_);
+    auto* config_json = app_->add_flag("--config-json", config_json_,
+                                       "Print the run as an experiment file (the --config format) and exit: a "
+                                       "--workload run written down, or a --config file with every default and "
+                                       "override filled in");
+    config_json->excludes(preset);
+    config_json->excludes(preset_alias);
+    config_json->excludes(merge_);
+    config_json->excludes(costs_json);
 
     app_->add_option("--stacks", stacks_,
                      fmt::format("Stacks to compare (default: the preset's; custom: no-balancing,linux-modern): {}. "
@@ -157,6 +167,10 @@ class sim_command final : public command {
     if (costs_json_) {
       load_machine_and_costs(rq);
       fmt::print("{}\n", numaplace_cli::machine_costs_json(costs_in_use(rq)).dump(2));
+      return exit_ok;
+    }
+    if (config_json_) {
+      fmt::print("{}\n", experiment_config_json(written_config()).dump(2));
       return exit_ok;
     }
     const bool custom_machine = machine_.given();
@@ -208,6 +222,35 @@ class sim_command final : public command {
   void load_machine_and_costs(sim_request& rq) const {
     load_topology(rq);
     attach_costs(rq, costs_->count() > 0 ? std::optional(costs_path_) : std::nullopt);
+  }
+
+  // The run as an experiment file: --config's, or the custom run's, with the command line's
+  // overrides. Paths become absolute and a machine read from a file, sysfs or hwloc is written
+  // inline, so that the file means the same wherever it is read.
+  experiment_config written_config() const {
+    experiment_config config;
+    if (config_->count() > 0) {
+      config = read_experiment_config(config_path_, sim_stack_names());
+    } else {
+      if (workloads_.empty()) throw usage_error("--config-json writes a custom run: add --workload SPEC or --config FILE");
+      for (const auto& spec : workloads_) config.workloads.push_back(parse_workload_spec(spec));
+      config.machine = machine_.request();
+      if (!machine_.given()) config.machine.name = "seed000-8node";  // a custom run's default
+      if (costs_->count() > 0) config.costs_file = costs_path_;
+    }
+    machine_request& m = config.machine;
+    if (m.file || m.sysfs || m.hwloc || m.hwloc_xml) {
+      const loaded_topology t = load_machine(m);
+      m = machine_request{};
+      m.topology_json = topology_json(t).dump();
+      m.topology_json_source = t.source;
+    }
+    if (config.costs_file) config.costs_file = std::filesystem::absolute(*config.costs_file).string();
+    if (!stacks_.empty()) config.stacks = stacks_;
+    if (runs_) config.runs = runs_;
+    if (seed_) config.seed = seed_;
+    if (threads_ != 0) config.threads = threads_;
+    return config;
   }
 
   // An experiment file's sweep, its machine loaded like the command line's.
@@ -268,6 +311,7 @@ class sim_command final : public command {
   std::string config_path_;
   std::string costs_path_;
   bool costs_json_ = false;
+  bool config_json_ = false;
   std::vector<std::string> stacks_;
   std::optional<unsigned> runs_;
   std::optional<std::uint64_t> seed_;

@@ -110,3 +110,62 @@ TEST_CASE("--config refuses other workload and machine options, and a missing fi
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("/nonexistent/exp.json: cannot open") != std::string::npos);
 }
+
+namespace {
+
+// What a run found and on what machine, without the labels that name where it came from.
+nlohmann::json results_of(const nlohmann::json& report) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : report.at("presets")) {
+    for (const auto& e : p.at("experiments")) {
+      out.push_back({e.at("stacks"), e.at("runs"), e.at("seed"), e.at("metric"), e.at("topology")});
+    }
+  }
+  return out;
+}
+
+std::string written(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("numaplace-config-written-" + name + ".json");
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("--config-json writes a --workload run down; the file runs the same") {
+  for (const std::string w : {"numa01:4", "numa02:4", "numa01_thread_alloc:4", "specjbb:2:4:3", "make:2:8"}) {
+    INFO(w);
+    const std::vector<std::string> run{"--workload", w, "--machine", "seed003-4node", "--runs", "2", "--seed", "5"};
+    std::vector<std::string> write{"sim"};
+    write.insert(write.end(), run.begin(), run.end());
+    write.push_back("--config-json");
+    const auto file = run_numaplace(write);
+    INFO(file.err);
+    REQUIRE(file.exit_code == 0);
+    CHECK(nlohmann::json::parse(file.out).at("format") == "numaplace-experiment");
+    const std::string path = written("workload", file.out);
+    CHECK(results_of(report_of({"--config", path})) == results_of(report_of(run)));
+    std::filesystem::remove(path);
+  }
+}
+
+TEST_CASE("a config written by --config-json reads back to the same file and the same runs") {
+  std::vector<std::string> configs;
+  for (const auto& entry : std::filesystem::directory_iterator(examples)) configs.push_back(entry.path().string());
+  for (const auto& entry : std::filesystem::directory_iterator(data_file("experiments/good"))) {
+    configs.push_back(entry.path().string());
+  }
+  REQUIRE(configs.size() >= 8);
+  for (const auto& config : configs) {
+    INFO(config);
+    const auto first = run_numaplace({"sim", "--config", config, "--runs", "1", "--config-json"});
+    INFO(first.err);
+    REQUIRE(first.exit_code == 0);
+    const std::string path = written("first", first.out);
+    const auto second = run_numaplace({"sim", "--config", path, "--config-json"});
+    CHECK(second.exit_code == 0);
+    CHECK(nlohmann::json::parse(second.out) == nlohmann::json::parse(first.out));
+    CHECK(results_of(report_of({"--config", path})) == results_of(report_of({"--config", config, "--runs", "1"})));
+    std::filesystem::remove(path);
+  }
+}

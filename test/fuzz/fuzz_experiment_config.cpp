@@ -1,7 +1,8 @@
 // `numaplace sim --config`'s reader on any bytes: parse_experiment_config either returns a
-// sweep whose every access and collector names a region of its process, or throws
-// experiment_config_error naming the file and a place in it. Machines are named only: the
-// fuzzer never reads files, sysfs or this machine.
+// sweep whose every access and collector names a region of its process, and which
+// experiment_config_json writes to a file that reads back to the same file; or it throws
+// experiment_config_error naming the file and a place in it. Machines are named, generated or
+// inline only: the fuzzer never reads files, sysfs, hwloc or this machine.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,7 +17,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const auto config = numaplace_cli::parse_experiment_config(as_text(data, size), "fuzz.json", "", stacks,
                                                                numaplace_cli::machine_sources::names_only);
-    NUMAPLACE_FUZZ_CHECK(config.machine.name && !config.machine.file && !config.machine.sysfs && !config.machine.hwloc);
+    const auto& m = config.machine;
+    NUMAPLACE_FUZZ_CHECK(int(m.name.has_value()) + int(m.generate.has_value()) + int(m.topology_json.has_value()) == 1);
+    NUMAPLACE_FUZZ_CHECK(!m.file && !m.sysfs && !m.hwloc && !m.hwloc_xml && !m.hwloc_synthetic);
     NUMAPLACE_FUZZ_CHECK(!config.workloads.empty());
     for (const auto& w : config.workloads) {
       for (const auto& p : w.processes) {
@@ -27,6 +30,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         NUMAPLACE_FUZZ_CHECK(p.gc.young_region == numaplace::sim::gc_spec::no_young || p.gc.young_region < p.regions.size());
       }
     }
+    // Written down and read back, the sweep is the same file again.
+    const std::string written = numaplace_cli::experiment_config_json(config).dump();
+    const auto again = numaplace_cli::parse_experiment_config(written, "written.json", "", stacks,
+                                                              numaplace_cli::machine_sources::names_only);
+    NUMAPLACE_FUZZ_CHECK(numaplace_cli::experiment_config_json(again).dump() == written);
   } catch (const numaplace_cli::experiment_config_error& e) {
     const std::string what = e.what();
     // Always "fuzz.json:LINE:COLUMN: ...".
