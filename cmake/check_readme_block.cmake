@@ -11,6 +11,7 @@ foreach(var IN ITEMS README EXAMPLE)
 endforeach()
 
 file(READ "${README}" readme)
+string(PREPEND readme "\n")  # a heading on the first line is found like any other
 file(READ "${EXAMPLE}" example)
 set(where "first")
 if(DEFINED HEADING)
