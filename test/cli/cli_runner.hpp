@@ -69,6 +69,14 @@ inline void check_rejected(const std::vector<std::string>& args, const std::stri
   CHECK(r.err.find(expected) != std::string::npos);
 }
 
+/// Writes `text` to a scratch file named after `name` and this process, and returns its path.
+inline std::string scratch_file(const std::string& name, const std::string& text) {
+  const auto path =
+      std::filesystem::temp_directory_path() / ("numaplace-cli-test-" + std::to_string(::getpid()) + "-" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
 /// A file under test/data.
 inline std::string data_file(const std::string& relative) { return std::string(NUMAPLACE_TEST_DATA) + "/" + relative; }
 

@@ -31,15 +31,6 @@ void check_stamped(const std::string& out, const std::string& format) {
   CHECK(doc.at("numaplace_version") == numaplace::version_string);
 }
 
-// A file of its own under the temporary folder, removed at the end of the test.
-struct temp_file {
-  std::filesystem::path path;
-  explicit temp_file(const std::string& text)
-      : path(std::filesystem::temp_directory_path() / ("numaplace-conventions-" + std::to_string(::getpid()) + ".json")) {
-    std::ofstream(path) << text;
-  }
-  ~temp_file() { std::filesystem::remove(path); }
-};
 
 }  // namespace
 
@@ -63,8 +54,10 @@ TEST_CASE("JSON outputs are stamped") {
 TEST_CASE("a costs file's stamp is checked") {
   auto doc = nlohmann::json::parse(run_numaplace({"sim", "--machine", "seed004-2socket", "--costs-json"}).out);
   const auto read_back = [](const nlohmann::json& d) {
-    const temp_file f(d.dump());
-    return run_numaplace({"sim", "--machine", "seed004-2socket", "--costs", f.path.string(), "--costs-json"});
+    const std::string path = numaplace_cli_test::scratch_file("conventions-costs.json", d.dump());
+    auto r = run_numaplace({"sim", "--machine", "seed004-2socket", "--costs", path, "--costs-json"});
+    std::filesystem::remove(path);
+    return r;
   };
   CHECK(read_back(doc).exit_code == 0);
 

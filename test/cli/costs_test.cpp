@@ -29,9 +29,7 @@ std::vector<std::string> costs_of(const std::string& file) {
 }
 
 std::string temp_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("numaplace-costs-test-" + name + ".json");
-  std::ofstream(path) << text;
-  return path.string();
+  return numaplace_cli_test::scratch_file("costs-" + name + ".json", text);
 }
 
 }  // namespace

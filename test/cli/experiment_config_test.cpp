@@ -125,9 +125,7 @@ nlohmann::json results_of(const nlohmann::json& report) {
 }
 
 std::string written(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("numaplace-config-written-" + name + ".json");
-  std::ofstream(path) << text;
-  return path.string();
+  return numaplace_cli_test::scratch_file("config-written-" + name + ".json", text);
 }
 
 }  // namespace
