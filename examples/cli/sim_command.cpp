@@ -13,15 +13,11 @@
 #include <vector>
 
 #include <numaplace/sim/hardware_presets.hpp>
-#include <numaplace/topology/load_file.hpp>
-#include <numaplace/topology/load_sysfs.hpp>
-#include <numaplace/topology/presets.hpp>
 
 #include "command.hpp"
 #include "exit_codes.hpp"
 #include "experiment_config.hpp"
 #include "json_stamp.hpp"
-#include "hwloc_source.hpp"
 #include "machine_costs_json.hpp"
 #include "sim_report_json.hpp"
 #include "sim_report_plot.hpp"
