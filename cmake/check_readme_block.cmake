@@ -2,7 +2,7 @@
 # so the README's examples cannot rot (cmake -P script). The block is the first one after the
 # line HEADING, or the README's first block when HEADING is not given:
 #   cmake -DREADME=<README.md> [-DHEADING="## For runtime authors"] -DEXAMPLE=<file.cpp> -P check_readme_block.cmake
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.21)
 
 foreach(var IN ITEMS README EXAMPLE)
   if(NOT DEFINED ${var} OR NOT EXISTS "${${var}}")

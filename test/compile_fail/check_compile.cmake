@@ -4,7 +4,7 @@
 #   // expect-error: <text>   compilation must fail AND the diagnostics must contain <text>
 #                             (so that the failure is the readable one, not any error at all);
 #   // expect: compiles       compilation must succeed (the control that proves the harness).
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.21)
 
 foreach(var IN ITEMS CXX SOURCE INCLUDES)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")

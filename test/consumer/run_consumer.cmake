@@ -5,7 +5,7 @@
 #               consumer with find_package(numaplace CONFIG REQUIRED) and CMAKE_PREFIX_PATH.
 # subdirectory: build the consumer with add_subdirectory(<numaplace source>); the consumer's
 #               CMakeLists.txt fails if numaplace created any test or development target.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.21)
 
 foreach(var IN ITEMS MODE SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
