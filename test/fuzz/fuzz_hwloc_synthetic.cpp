@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const numaplace::dynamic_topology t = numaplace::load::hwloc_synthetic(std::string(as_text(data, size)));
     check_topology(t);
-    NUMAPLACE_FUZZ_CHECK(t.node_count() <= numaplace::load::detail::max_synthetic_pus);
+    NUMAPLACE_FUZZ_CHECK(t.node_count() <= numaplace::max_nodes);
   } catch (const numaplace::topology_error& e) {
     check_error(e);
   }

@@ -148,6 +148,15 @@ TEST_CASE("a synthetic description hwloc would take minutes to build is refused 
   CHECK(load::hwloc_synthetic("pack:8 numa:2 core:64 pu:8").node_count() == 16);  // 8192 PUs
 }
 
+TEST_CASE("a synthetic description with more NUMA nodes than numaplace numbers is refused by name") {
+  // Refused before any matrix is built (found by fuzz_hwloc_synthetic: 8192 nodes cost 0.5 GiB first).
+  CHECK_THROWS_WITH_AS(load::hwloc_synthetic("group:2 numa:513 pu:1"),
+                       doctest::Contains("hwloc synthetic description \"group:2 numa:513 pu:1\": hwloc reports 1026 "
+                                         "NUMA nodes, more than the 1024 supported"),
+                       topology_error);
+  CHECK(load::hwloc_synthetic("group:2 numa:512 pu:1").node_count() == 1024);
+}
+
 TEST_CASE("a hwloc XML file: nodes, CPUs, memory and its OS latency matrix") {
   const std::string data = NUMAPLACE_TEST_DATA;
   load::hwloc_details details;

@@ -165,6 +165,12 @@ inline std::vector<std::vector<long long>> assumed_rows(std::size_t n) {
 inline dynamic_topology hwloc(hwloc_topology_t topology, hwloc_details* details = nullptr) {
   const std::vector<hwloc_obj_t> nodes = detail::hwloc_numa_nodes(topology);
   if (nodes.empty()) throw topology_error({"hwloc", 0, std::nullopt, std::nullopt}, "hwloc reports no NUMA node");
+  // Refused before any matrix is built: 8192 nodes would cost half a gigabyte of rows first.
+  if (nodes.size() > max_nodes) {
+    throw topology_error({"hwloc", 0, std::nullopt, std::nullopt},
+                         "hwloc reports " + std::to_string(nodes.size()) + " NUMA nodes, more than the " +
+                             std::to_string(max_nodes) + " supported");
+  }
   std::vector<node_attributes> attributes;
   for (hwloc_obj_t n : nodes) attributes.push_back(detail::hwloc_node_attributes(n));
 
@@ -261,9 +267,15 @@ inline hwloc_topology_ptr hwloc_open_synthetic(const std::string& description) {
 }
 
 /// The topology of a hwloc synthetic description. Synthetic topologies carry no distances,
-/// so a multi-node one gets the assumed 10/20 (see hwloc_details).
+/// so a multi-node one gets the assumed 10/20 (see hwloc_details). Errors name the description.
 inline dynamic_topology hwloc_synthetic(const std::string& description, hwloc_details* details = nullptr) {
-  return hwloc(hwloc_open_synthetic(description).get(), details);
+  hwloc_topology_ptr t = hwloc_open_synthetic(description);
+  try {
+    return hwloc(t.get(), details);
+  } catch (const topology_error& e) {
+    if (e.where().source != "hwloc") throw;
+    throw e.located("hwloc synthetic description \"" + description + "\"", 0);
+  }
 }
 
 /// A loaded topology from a hwloc XML file (`lstopo FILE.xml`, or hwloc_topology_export_xml),
