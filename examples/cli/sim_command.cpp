@@ -196,7 +196,8 @@ class sim_command final : public command {
     rq.progress = progress_ || ::isatty(STDERR_FILENO) != 0;
     if (plot_dir_) require_gnuplot();  // before a long sweep, not after
 
-    const sim_report report = merge_->count() > 0 ? merge_sim_reports(merge_paths_) : run_simulations(rq);
+    sim_report report = merge_->count() > 0 ? merge_sim_reports(merge_paths_) : run_simulations(rq);
+    if (rq.machine) report.request = request_of(rq);  // a custom run (merged parts keep theirs)
     if (json_) {
       nlohmann::json j = sim_json(report, timeline_);
       stamp_json(j, sim_report_format, sim_report_schema_version);
@@ -247,6 +248,22 @@ class sim_command final : public command {
     if (seed_) config.seed = seed_;
     if (threads_ != 0) config.threads = threads_;
     return config;
+  }
+
+  // A custom run's request (sim_report::request): what decides its results, so that --merge
+  // can tell a part of another experiment; the worker threads and where files were do not.
+  std::string request_of(const sim_request& rq) const {
+    nlohmann::ordered_json config = experiment_config_json(written_config());
+    nlohmann::ordered_json charged = numaplace_cli::machine_costs_json(costs_in_use(rq));
+    nlohmann::ordered_json request = nlohmann::ordered_json::object();
+    for (auto& [key, value] : config.items()) {
+      if (!is_stamp_key(key) && key != "threads" && key != "costs") request[key] = std::move(value);
+    }
+    nlohmann::ordered_json& costs = request["costs"] = nlohmann::ordered_json::object();
+    for (auto& [key, value] : charged.items()) {
+      if (!is_stamp_key(key)) costs[key] = std::move(value);
+    }
+    return request.dump();
   }
 
   // An experiment file's sweep, its machine loaded like the command line's.

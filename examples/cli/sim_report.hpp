@@ -67,6 +67,12 @@ struct sim_report {
   unsigned shard = 0;
   unsigned shards = 1;
   bool all_presets = false;  ///< --preset all
+  /// What a custom run (--workload, --config) asked for, as JSON text: its experiment file (as
+  /// --config-json writes it, less the worker threads and the costs file's path) with the machine
+  /// costs it charged. --merge refuses parts whose requests differ: a shard of another
+  /// experiment may share every name and summary. Empty for the seeds' experiments, which
+  /// their names and numaplace's version fix.
+  std::string request;
 };
 
 // ---- what the reports compute ------------------------------------------------------------

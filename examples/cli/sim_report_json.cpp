@@ -172,7 +172,9 @@ json sim_json(const sim_report& r, bool timeline) {
     presets.push_back(
         {{"name", p.name}, {"title", p.title}, {"experiments", std::move(experiments)}, {"claims", std::move(claims)}});
   }
-  return {{"shard", fmt::format("{}/{}", r.shard, r.shards)}, {"all_presets", r.all_presets}, {"presets", std::move(presets)}};
+  json out = {{"shard", fmt::format("{}/{}", r.shard, r.shards)}, {"all_presets", r.all_presets}, {"presets", std::move(presets)}};
+  if (!r.request.empty()) out["request"] = json::parse(r.request);
+  return out;
 }
 
 void print_sim_csv(const sim_report& r) {

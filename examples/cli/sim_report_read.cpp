@@ -108,6 +108,10 @@ numaplace::sim::group_result group_of(const part_reader& r, const json& doc, con
 sim_report skeleton_of(const part_reader& r, const json& doc) {
   sim_report report;
   report.all_presets = r.get<bool>(doc, "/all_presets");
+  if (const auto request = doc.find("request"); request != doc.end()) {
+    if (!request->is_object()) r.fail("/request", "has the wrong type; expected numaplace sim --json output");
+    report.request = request->dump();
+  }
   for (std::size_t p = 0; p < r.at(doc, "/presets").size(); ++p) {
     const std::string pp = fmt::format("/presets/{}", p);
     sim_preset_result pr{r.get<std::string>(doc, pp + "/name"), r.get<std::string>(doc, pp + "/title"), {}, {}};

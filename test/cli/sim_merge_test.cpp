@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -67,4 +68,28 @@ TEST_CASE("parts that do not make one sweep are refused, naming the file") {
   numaplace_cli_test::check_rejected({"sim", "--merge", p0, of_three}, of_three + ": /shard: is 1/3");
   numaplace_cli_test::check_rejected({"sim", "--merge", p0, experiment}, experiment + ": has no format");
   numaplace_cli_test::check_rejected({"sim", "--merge", p0, p1, "--runs", "2"}, "--merge prints the parts' sweep");
+}
+
+TEST_CASE("a part of another experiment with the same names and summaries is refused by what differs") {
+  // Only one process's memory_bound differs: every name, summary and machine in the two
+  // reports is the same, so only the request each part carries tells them apart.
+  std::ifstream in(experiment);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find("\"memory_bound\": 0.4");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 19, "\"memory_bound\": 0.9");
+  text.erase(text.find("\"$schema\""), text.find('\n', text.find("\"$schema\"")) - text.find("\"$schema\""));
+  const auto changed = numaplace_cli_test::scratch_file("merge-changed.json", text);
+
+  const auto p0 = part("x0", sweep({"--shard", "0/2"}));
+  std::vector<std::string> other{"sim", "--config", changed, "--runs", "3", "--json", "--shard", "1/2"};
+  const auto p1_other = part("x1-other", other);
+  numaplace_cli_test::check_rejected(
+      {"sim", "--merge", p0, p1_other},
+      p1_other + ": /request/workloads/0/processes/0/memory_bound: differs from " + p0 + ": a part of another sweep");
+
+  // The worker threads are not part of the request: they change how fast, not what.
+  const auto p1_one_thread = part("x1-threads", {"sim", "--config", experiment, "--runs", "3", "--threads", "1",
+                                                 "--json", "--shard", "1/2"});
+  CHECK(output_of({"sim", "--merge", p0, p1_one_thread, "--json"}) == output_of(sweep({})));
 }
