@@ -67,7 +67,9 @@ TEST_CASE("bad hwloc sources exit 2 naming the file or the description") {
   check_rejected({"topo", "--hwloc-xml", data_file("hwloc/no-such.xml")}, "no-such.xml: no such file");
   const std::string not_xml = data_file("topologies/intel-xeon-e7-4870-4s-4node-dell-r910.txt");
   check_rejected({"topo", "--hwloc-xml", not_xml}, not_xml + ": hwloc cannot read it as a topology XML file");
-  check_rejected({"topo", "--hwloc-synthetic", "pack:two"}, "hwloc synthetic description \"pack:two\": hwloc rejects it");
+  check_rejected({"topo", "--hwloc-synthetic", "pack:two"},
+                 "hwloc synthetic description \"pack:two\": at character 6: expected a count from 1 to 1024");
+  check_rejected({"topo", "--hwloc-synthetic", "pack:2 numa:2 core:4"}, "hwloc synthetic description \"pack:2 numa:2 core:4\": hwloc rejects it");
   check_rejected({"topo", "--hwloc-synthetic", "pack:64 pu:1024"}, "more than 8192 processing units");
   check_rejected({"topo", "--hwloc-synthetic", "numa:2", "--machine", "seed000-8node"}, "excludes");
 }

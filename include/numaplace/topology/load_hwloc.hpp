@@ -221,32 +221,158 @@ inline dynamic_topology hwloc_this_machine(hwloc_details* details = nullptr) {
 namespace detail {
 
 // hwloc builds every object a synthetic description names, without a limit, and its cost
-// grows faster than the object count: "numa:2 pu:4096" takes seconds, "pack:64 pu:1024"
-// minutes. So the description is bounded before hwloc sees it: at most 1024 children per level
-// and 8192 PUs (the product of the counts), Linux's largest NR_CPUS (CONFIG_MAXSMP). Only the
-// counts are read (TYPE:COUNT or a bare COUNT); hwloc judges everything else.
+// grows faster than the object count ("pack:64 pu:1024" takes minutes). Its grammar is also
+// looser than it looks: counts are read by strtoul ("numa:0x400", "numa:+2", "numa: 2"),
+// types by their first letters ("nu:2" is NUMA nodes), and brackets attach any number of
+// memory nodes to every object ("pack:1024 [numa][numa]"). So numaplace reads a strict subset,
+// refuses the rest by position, and bounds what hwloc would build before it sees the text:
+//   [(ATTRS)] WORD {' ' WORD}
+//   WORD  := [TYPE ':'] COUNT ['(' ATTRS ')']     a level: COUNT objects in each one above
+//          | '[' TYPE ['(' ATTRS ')'] ']'          memory attached to each object above
+//   TYPE  := a letter, then letters and digits;    COUNT := 1..1024, decimal, no leading zero
+// The bounds: 8192 PUs (Linux's largest NR_CPUS, CONFIG_MAXSMP), max_nodes NUMA nodes (its
+// largest MAX_NUMNODES, CONFIG_NODES_SHIFT=10), and four objects per PU in all: room for a
+// machine's packages, NUMA nodes, cores and PUs, not for every cache level of the largest ones
+// (numaplace reads only nodes and PUs). hwloc judges the types and attributes.
 inline constexpr std::uint64_t max_synthetic_arity = 1024;
 inline constexpr std::uint64_t max_synthetic_pus = 8192;
+inline constexpr std::uint64_t max_synthetic_objects = 4 * max_synthetic_pus;
+
+class synthetic_description_reader {
+ public:
+  synthetic_description_reader(std::string_view text, std::string source) : text_(text), source_(std::move(source)) {}
+
+  void check() {
+    if (peek() == '(') attributes();  // the machine's own
+    while (true) {
+      while (peek() == ' ') ++at_;
+      if (at_ == text_.size()) break;
+      if (peek() == '[') {
+        memory();
+      } else {
+        level();
+      }
+      if (at_ < text_.size() && peek() != ' ' && peek() != '[') refuse("expected a space between words");
+    }
+    if (levels_ == 0) fail(source_, 0, "describes no level (e.g. \"pack:2 numa:2 core:4 pu:2\")");
+    if (!numa_level_) add_numa_nodes(1);  // hwloc then adds one node below the machine
+  }
+
+ private:
+  char peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }
+
+  [[noreturn]] void refuse(const std::string& what) const {
+    fail(source_, 0, "at character " + std::to_string(at_ + 1) + ": " + what);
+  }
+
+  static bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+  std::string type_name() {
+    const std::size_t from = at_;
+    while (is_letter(peek()) || (at_ > from && is_digit(peek()))) ++at_;
+    return std::string(text_.substr(from, at_ - from));
+  }
+
+  hwloc_obj_type_t type_of(const std::string& name, std::size_t from) const {
+    hwloc_obj_type_t type{};
+    if (hwloc_type_sscanf(name.c_str(), &type, nullptr, 0) != 0) {
+      fail(source_, 0, "at character " + std::to_string(from + 1) + ": '" + name + "' is not a hwloc object type");
+    }
+    return type;
+  }
+
+  // "(...)": hwloc reads what is inside; numaplace only keeps it to printable text.
+  void attributes() {
+    ++at_;
+    while (peek() != ')') {
+      const char c = peek();
+      if (at_ == text_.size()) refuse("an attribute list is not closed with ')'");
+      if (c < ' ' || c > '~' || c == '(' || c == '[' || c == ']') refuse("not a character of an attribute list");
+      ++at_;
+    }
+    ++at_;
+  }
+
+  void level() {
+    const std::size_t from = at_;
+    std::optional<hwloc_obj_type_t> type;
+    if (is_letter(peek())) {
+      const std::string name = type_name();
+      if (peek() != ':') refuse("expected ':' right after the type '" + name + "'");
+      type = type_of(name, from);
+      ++at_;
+    }
+    const std::size_t digits = at_;
+    while (is_digit(peek())) ++at_;
+    const std::string_view count = text_.substr(digits, at_ - digits);
+    if (count.empty() || count[0] == '0') {
+      at_ = digits;
+      refuse("expected a count from 1 to " + std::to_string(max_synthetic_arity) + " in decimal");
+    }
+    if (count.size() > 4 || std::stoull(std::string(count)) > max_synthetic_arity) {
+      at_ = digits;
+      refuse("'" + std::string(count) + "': more than " + std::to_string(max_synthetic_arity) +
+             " objects in one level (numaplace's bound, hwloc would take minutes)");
+    }
+    width_ *= std::stoull(std::string(count));
+    ++levels_;
+    if (width_ > max_synthetic_pus) {
+      at_ = from;
+      refuse("describes more than " + std::to_string(max_synthetic_pus) + " processing units (Linux's largest NR_CPUS)");
+    }
+    add_objects(width_, from);
+    if (type == HWLOC_OBJ_NUMANODE) {
+      numa_level_ = true;
+      add_numa_nodes(width_, from);
+    }
+    if (peek() == '(') attributes();
+  }
+
+  void memory() {
+    const std::size_t from = at_;
+    ++at_;
+    if (!is_letter(peek())) refuse("expected a memory object type after '['");
+    const std::string name = type_name();
+    const hwloc_obj_type_t type = type_of(name, from + 1);
+    if (peek() == '(') attributes();
+    if (peek() != ']') refuse("expected ']'");
+    ++at_;
+    add_objects(width_, from);
+    if (type == HWLOC_OBJ_NUMANODE) add_numa_nodes(width_, from);
+  }
+
+  void add_objects(std::uint64_t n, std::size_t from) {
+    objects_ += n;
+    if (objects_ > max_synthetic_objects) {
+      at_ = from;
+      refuse("describes more than " + std::to_string(max_synthetic_objects) +
+             " objects in all (numaplace's bound: leave out cache levels, numaplace reads only NUMA nodes and PUs)");
+    }
+  }
+
+  void add_numa_nodes(std::uint64_t n, std::size_t from = 0) {
+    numa_nodes_ += n;
+    if (numa_nodes_ > max_nodes) {
+      at_ = from;
+      refuse("describes more than " + std::to_string(max_nodes) + " NUMA nodes (Linux's largest MAX_NUMNODES)");
+    }
+  }
+
+  std::string_view text_;
+  std::string source_;
+  std::size_t at_ = 0;
+  std::uint64_t width_ = 1;  // objects in the level read last
+  std::uint64_t objects_ = 0;
+  std::uint64_t numa_nodes_ = 0;
+  unsigned levels_ = 0;
+  bool numa_level_ = false;
+};
 
 inline void check_synthetic_description(const std::string& description, const std::string& source) {
   // hwloc takes a C string: it would read only up to a NUL byte, and the message would be cut there.
   if (description.find('\0') != std::string::npos) fail("hwloc synthetic description", 0, "contains a NUL byte");
-  std::uint64_t pus = 1;  // never above max_synthetic_pus: checked at each level
-  for (const std::string_view word : split_words(description)) {
-    std::string_view count = word.substr(0, word.find_first_of("({"));  // attributes and indexes
-    if (const auto colon = count.find(':'); colon != std::string_view::npos) count = count.substr(colon + 1);
-    count = count.substr(0, count.find_first_not_of("0123456789"));
-    if (count.empty()) continue;
-    if (count.size() > 4 || parse_unsigned(count, "count", UINT64_MAX, source, 0) > max_synthetic_arity) {
-      fail(source, 0,
-           "'" + std::string(word) + "': more than " + std::to_string(max_synthetic_arity) +
-               " objects in one level (numaplace's bound, hwloc would take minutes)");
-    }
-    pus *= parse_unsigned(count, "count", max_synthetic_arity, source, 0);
-    if (pus > max_synthetic_pus) {
-      fail(source, 0, "describes more than " + std::to_string(max_synthetic_pus) + " processing units (Linux's largest NR_CPUS)");
-    }
-  }
+  synthetic_description_reader(description, source).check();
 }
 
 }  // namespace detail
