@@ -166,16 +166,19 @@ class sim_command final : public command {
       return exit_ok;
     }
     if (config_json_) {
-      fmt::print("{}\n", experiment_config_json(written_config()).dump(2));
+      fmt::print("{}\n", experiment_config_json(written_config(requested_config())).dump(2));
       return exit_ok;
     }
     const bool custom_machine = machine_.given();
+    std::optional<experiment_config> request;  // a custom run's, read once (a file may be stdin)
+    std::optional<loaded_topology> machine;
     if (merge_->count() > 0) {
       if (!stacks_.empty() || runs_ || seed_ || shard_ || costs_->count() > 0) {
         throw usage_error("--merge prints the parts' sweep as it is: leave out --stacks, --runs, --seed, --shard and --costs");
       }
     } else if (config_->count() > 0) {
-      load_config(rq);
+      request = read_experiment_config(config_path_, sim_stack_names());
+      machine = load_config(*request, rq);
     } else if (workloads_.empty()) {
       if (custom_machine) {
         throw usage_error("--machine, --file, --sysfs, --generate and --hwloc choose a custom run's machine: add --workload SPEC");
@@ -184,8 +187,8 @@ class sim_command final : public command {
       rq.presets = presets_.empty() ? std::vector<std::string>{"seed000"} : presets_;
     } else {
       rq.workloads = workloads_;
-      for (const auto& spec : workloads_) parse_workload_spec(spec);  // reject a bad spec before loading anything
-      load_machine_and_costs(rq);
+      request = requested_config();  // rejects a bad spec before loading anything
+      machine = load_machine_and_costs(rq);
     }
     // The command line's choices win over an experiment file's.
     if (!stacks_.empty()) rq.stacks = stacks_;
@@ -197,7 +200,7 @@ class sim_command final : public command {
     if (plot_dir_) require_gnuplot();  // before a long sweep, not after
 
     sim_report report = merge_->count() > 0 ? merge_sim_reports(merge_paths_) : run_simulations(rq);
-    if (rq.machine) report.request = request_of(rq);  // a custom run (merged parts keep theirs)
+    if (request && json_) report.request = request_of(*request, *machine, rq);  // merged parts keep theirs
     if (json_) {
       nlohmann::json j = sim_json(report, timeline_);
       stamp_json(j, sim_report_format, sim_report_schema_version);
@@ -216,28 +219,32 @@ class sim_command final : public command {
 
  private:
   // The machine and what its memory costs: --costs, else the named machine's measured costs.
-  void load_machine_and_costs(sim_request& rq) const {
-    load_topology(rq);
+  loaded_topology load_machine_and_costs(sim_request& rq) const {
+    loaded_topology machine = load_topology(rq);
     attach_costs(rq, costs_->count() > 0 ? std::optional(costs_path_) : std::nullopt);
+    return machine;
   }
 
-  // The run as an experiment file: --config's, or the custom run's, with the command line's
-  // overrides. Paths become absolute and a machine read from a file, sysfs or hwloc is written
-  // inline, so that the file means the same wherever it is read.
-  experiment_config written_config() const {
+  // The run as an experiment file, before the command line's overrides: --config's, or the
+  // custom run's.
+  experiment_config requested_config() const {
+    if (config_->count() > 0) return read_experiment_config(config_path_, sim_stack_names());
+    if (workloads_.empty()) throw usage_error("--config-json writes a custom run: add --workload SPEC or --config FILE");
     experiment_config config;
-    if (config_->count() > 0) {
-      config = read_experiment_config(config_path_, sim_stack_names());
-    } else {
-      if (workloads_.empty()) throw usage_error("--config-json writes a custom run: add --workload SPEC or --config FILE");
-      for (const auto& spec : workloads_) config.workloads.push_back(parse_workload_spec(spec));
-      config.machine = machine_.request();
-      if (!machine_.given()) config.machine.name = "seed000-8node";  // a custom run's default
-      if (costs_->count() > 0) config.costs_file = costs_path_;
-    }
+    for (const auto& spec : workloads_) config.workloads.push_back(parse_workload_spec(spec));
+    config.machine = machine_.request();
+    if (!machine_.given()) config.machine.name = "seed000-8node";  // a custom run's default
+    if (costs_->count() > 0) config.costs_file = costs_path_;
+    return config;
+  }
+
+  // `config` with the command line's overrides, paths made absolute and a machine read from a
+  // file, sysfs or hwloc written inline, so that the file means the same wherever it is read.
+  // `loaded`: that machine, when it was loaded already (a file may be stdin: it is read once).
+  experiment_config written_config(experiment_config config, const loaded_topology* loaded = nullptr) const {
     machine_request& m = config.machine;
     if (m.file || m.sysfs || m.hwloc || m.hwloc_xml) {
-      const loaded_topology t = load_machine(m);
+      const loaded_topology t = loaded != nullptr ? *loaded : load_machine(m);
       m = machine_request{};
       m.topology_json = topology_json(t).dump();
       m.topology_json_source = t.source;
@@ -252,8 +259,8 @@ class sim_command final : public command {
 
   // A custom run's request (sim_report::request): what decides its results, so that --merge
   // can tell a part of another experiment; the worker threads and where files were do not.
-  std::string request_of(const sim_request& rq) const {
-    nlohmann::ordered_json config = experiment_config_json(written_config());
+  std::string request_of(const experiment_config& requested, const loaded_topology& machine, const sim_request& rq) const {
+    nlohmann::ordered_json config = experiment_config_json(written_config(requested, &machine));
     nlohmann::ordered_json charged = numaplace_cli::machine_costs_json(costs_in_use(rq));
     nlohmann::ordered_json request = nlohmann::ordered_json::object();
     for (auto& [key, value] : config.items()) {
@@ -267,11 +274,10 @@ class sim_command final : public command {
   }
 
   // An experiment file's sweep, its machine loaded like the command line's.
-  void load_config(sim_request& rq) const {
-    const experiment_config config = read_experiment_config(config_path_, sim_stack_names());
+  loaded_topology load_config(const experiment_config& config, sim_request& rq) const {
     loaded_topology t = load_machine(config.machine);
-    rq.machine = std::move(t.topology);
-    rq.machine_source = std::move(t.source);
+    rq.machine = t.topology;
+    rq.machine_source = t.source;
     attach_costs(rq, config.costs_file);
     rq.loads = config.workloads;
     rq.threads_per_core = config.threads_per_core;
@@ -281,6 +287,7 @@ class sim_command final : public command {
     rq.runs = config.runs;
     rq.seed = config.seed;
     if (config.threads) rq.threads = *config.threads;
+    return t;
   }
 
   static void attach_costs(sim_request& rq, const std::optional<std::string>& costs_path) {
@@ -304,12 +311,13 @@ class sim_command final : public command {
     return numaplace::sim::from_slit(*rq.machine, cpus);
   }
 
-  void load_topology(sim_request& rq) const {
+  loaded_topology load_topology(sim_request& rq) const {
     machine_request r = machine_.request();
     if (!machine_.given()) r.name = "seed000-8node";  // a custom run's default
     loaded_topology t = load_machine(r);
-    rq.machine = std::move(t.topology);
-    rq.machine_source = std::move(t.source);
+    rq.machine = t.topology;
+    rq.machine_source = t.source;
+    return t;
   }
 
   CLI::App* app_;
