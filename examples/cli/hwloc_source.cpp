@@ -1,4 +1,6 @@
 #include "hwloc_source.hpp"
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <string>
 #include <utility>
@@ -23,6 +25,12 @@ std::vector<std::string> notes_of(const numaplace::load::hwloc_details& details)
   std::vector<std::string> notes;
   if (details.origin == numaplace::load::hwloc_distances_origin::assumed) {
     notes.emplace_back("hwloc reported no NUMA distance matrix: 10 local / 20 remote was assumed");
+  }
+  if (!details.sharing_cpus.empty()) {
+    notes.push_back(fmt::format(
+        "node(s) {} share CPUs with an earlier node in hwloc (memory attached beside it); like Linux, numaplace "
+        "gives each CPU to the first node that lists it",
+        fmt::join(details.sharing_cpus, ",")));
   }
   return notes;
 }

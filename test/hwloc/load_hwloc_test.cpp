@@ -3,6 +3,7 @@
 
 #include <numaplace/topology/load_hwloc.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -173,6 +174,28 @@ TEST_CASE("a synthetic description is read strictly, so that its bounds cannot b
   CHECK(load::hwloc_synthetic("group:2 numa:512 pu:1").node_count() == 1024);
   CHECK(load::hwloc_synthetic("pack:2 [numa][numa] core:2 pu:1").node_count() == 4);
   CHECK(load::hwloc_synthetic("(memory=1GB) pack:2(indexes=1,0) [numa(memory=2GB)] l2:2 pu:2").node_count() == 2);
+}
+
+TEST_CASE("memory attached beside a node shares its CPUs in hwloc: each CPU gets one node, as in Linux") {
+  // Two NUMA nodes on each package (KNL's DDR and MCDRAM, or DRAM and a CXL expander): hwloc
+  // lists the package's CPUs under both; Linux shows the second CPU-less (found by
+  // fuzz_hwloc_synthetic: CPU 0 was on two nodes).
+  load::hwloc_details details;
+  const dynamic_topology t = load::hwloc_synthetic("pack:2 [numa][numa] core:2 pu:1", &details);
+  REQUIRE(t.node_count() == 4);
+  std::vector<unsigned> all;
+  for (node_index i = 0; i < t.node_count(); ++i) all.insert(all.end(), t.cpus(i).begin(), t.cpus(i).end());
+  std::sort(all.begin(), all.end());
+  CHECK(all == std::vector<unsigned>{0, 1, 2, 3});
+  CHECK(t.has_cpu(0));
+  CHECK(!t.has_cpu(1));
+  CHECK(t.has_cpu(2));
+  CHECK(!t.has_cpu(3));
+  CHECK(details.sharing_cpus == std::vector<node_id>{1, 3});
+
+  load::hwloc_details plain;
+  (void)load::hwloc_synthetic("pack:2 numa:2 core:2 pu:1", &plain);
+  CHECK(plain.sharing_cpus.empty());
 }
 
 TEST_CASE("a hwloc topology with more NUMA nodes than numaplace numbers is refused before a matrix is built") {

@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -44,6 +45,9 @@ enum class hwloc_distances_origin {
 struct hwloc_details {
   hwloc_distances_origin origin = hwloc_distances_origin::assumed;
   std::string matrix_name;  ///< hwloc's name for the matrix used ("NUMALatency"), if any
+  /// Nodes whose CPUs hwloc also lists under a node before them (memory beside it: KNL's
+  /// MCDRAM, a CXL expander), left without those CPUs as Linux shows them; by node id.
+  std::vector<node_id> sharing_cpus;
 };
 
 /// Owns a hwloc topology handle; destroys it on scope exit.
@@ -86,6 +90,22 @@ inline std::vector<hwloc_obj_t> hwloc_numa_nodes(hwloc_topology_t t) {
     nodes.push_back(hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i)));
   std::sort(nodes.begin(), nodes.end(), [](hwloc_obj_t a, hwloc_obj_t b) { return a->os_index < b->os_index; });
   return nodes;
+}
+
+// hwloc gives a NUMA node the CPUs near it, so memory attached beside another node lists that
+// node's CPUs too; Linux gives each CPU one node and shows such memory as a CPU-less node
+// (KNL's MCDRAM in flat mode, CXL expanders). So a CPU goes to the first node, by OS index, that
+// lists it. Returns the ids of the nodes that lost CPUs that way.
+inline std::vector<node_id> give_each_cpu_one_node(std::vector<node_attributes>& nodes) {
+  std::vector<node_id> sharing;
+  std::set<unsigned> taken;
+  for (node_attributes& n : nodes) {
+    const std::size_t listed = n.cpus.size();
+    std::erase_if(n.cpus, [&](unsigned cpu) { return !taken.insert(cpu).second; });
+    if (n.cpus.size() != listed) sharing.push_back(n.id);
+    n.has_cpu = !n.cpus.empty();
+  }
+  return sharing;
 }
 
 inline node_attributes hwloc_node_attributes(hwloc_obj_t node) {
@@ -175,6 +195,7 @@ inline dynamic_topology hwloc(hwloc_topology_t topology, hwloc_details* details 
   for (hwloc_obj_t n : nodes) attributes.push_back(detail::hwloc_node_attributes(n));
 
   hwloc_details found;
+  found.sharing_cpus = detail::give_each_cpu_one_node(attributes);
   std::vector<std::vector<long long>> rows;
   if (nodes.size() == 1) {
     found.origin = hwloc_distances_origin::single_node;
