@@ -1,6 +1,7 @@
 // numaplace-balance --interval: the daemon on a copy of the 8-node guest's recorded /proc and
 // sysfs trees, changed by the test between scans: a process that exits, one it may not read,
-// a node that goes offline, a topology that cannot be read, and SIGTERM/SIGINT during the wait.
+// a node that goes offline, a topology that cannot be read, and SIGTERM/SIGINT during the wait;
+// and --apply on the live machine, moves done and refused.
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
@@ -304,4 +305,42 @@ TEST_CASE("--all: every process with resident pages; one without is passed over 
   }
   CHECK(d.out().find("pid 2") == std::string::npos);
   CHECK(last_line(d.out()) == "numaplace-balance: stopped after 2 scans (--count)");
+}
+
+TEST_CASE("daemon --apply on the live machine: a process is moved every scan; a move not permitted is reported once") {
+  // --apply works on the live /proc and /sys only. One node here, so the set is the whole
+  // machine, but each scan goes through the same calls (sched_setaffinity per thread). Run by
+  // root, the child is nobody's, so that a daemon without CAP_SYS_NICE may read it but not move it.
+  const bool as_root = geteuid() == 0;
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    if (as_root && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(1);
+    sleep(20);
+    _exit(0);
+  }
+  const std::string pid = std::to_string(child);
+  {
+    daemon_process d({NUMAPLACE_BALANCE, "--interval", "0.1", "--count", "3", "--apply", pid});
+    const int status = d.finish();
+    INFO(d.out());
+    CHECK(status == 0);
+    CHECK(occurrences(d.out(), "applied: affinity of 1 thread set to CPUs") == 3);
+    CHECK(occurrences(d.out(), "memory already within the set") == 3);
+  }
+  if (as_root && std::system("command -v setpriv >/dev/null") == 0) {
+    daemon_process d({"setpriv", "--bounding-set", "-sys_nice", NUMAPLACE_BALANCE, "--interval", "0.1", "--count", "3",
+                      "--apply", pid});
+    const int status = d.finish();
+    INFO(d.out());
+    CHECK(status == 0);  // the daemon goes on; the one-shot program would exit 3
+    CHECK(occurrences(d.out(), "pid " + pid + ": not permitted: sched_setaffinity") == 1);
+    CHECK(d.out().find("needs root or CAP_SYS_NICE); reported once, still watched") != std::string::npos);
+    CHECK(occurrences(d.out(), "recommend nodes") == 3);  // still advised every scan
+    CHECK(d.out().find("applied:") == std::string::npos);
+  } else {
+    MESSAGE("the not-permitted case skipped: it needs root and setpriv");
+  }
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
 }
