@@ -111,6 +111,18 @@ inline long fix_small_imbalance(const lb_group_stats& local, const lb_group_stat
   return 0;
 }
 
+// update_sd_pick_busiest()'s walk: the group, other than local and with tasks, that no other
+// beats; `busier(g, b)` is the era's rule for whether g beats b.
+template <class Busier>
+std::uint32_t pick_busiest(const std::vector<lb_group_stats>& groups, std::uint32_t local_id, Busier&& busier) {
+  std::uint32_t busiest = lb_decision::none;
+  for (std::uint32_t i = 0; i < groups.size(); ++i) {
+    if (i == local_id || groups[i].nr_running == 0) continue;
+    if (busiest == lb_decision::none || busier(groups[i], groups[busiest])) busiest = i;
+  }
+  return busiest;
+}
+
 }  // namespace detail
 
 /// find_busiest_group() and calculate_imbalance() of v3.19 (load averaging).
@@ -118,16 +130,9 @@ inline lb_decision decide_v3_19(const std::vector<lb_group_stats>& groups, std::
   lb_decision d;
   const lb_group_stats& local = groups[local_id];
   // update_sd_pick_busiest(): overloaded first, then the higher avg_load.
-  for (std::uint32_t i = 0; i < groups.size(); ++i) {
-    const auto& g = groups[i];
-    if (i == local_id || g.nr_running == 0) continue;
-    if (d.busiest == lb_decision::none) {
-      d.busiest = i;
-      continue;
-    }
-    const auto& b = groups[d.busiest];
-    if (g.overloaded_v3() != b.overloaded_v3() ? g.overloaded_v3() : g.avg_load() > b.avg_load()) d.busiest = i;
-  }
+  d.busiest = detail::pick_busiest(groups, local_id, [](const lb_group_stats& g, const lb_group_stats& b) {
+    return g.overloaded_v3() != b.overloaded_v3() ? g.overloaded_v3() : g.avg_load() > b.avg_load();
+  });
   if (d.busiest == lb_decision::none) return d;
   const lb_group_stats& busiest = groups[d.busiest];
   const std::uint64_t avg = detail::domain_avg_load(groups);
@@ -165,24 +170,13 @@ lb_decision decide_v5_5(const std::vector<lb_group_stats>& groups, std::uint32_t
   const lb_group_stats& local = groups[local_id];
   // update_sd_pick_busiest() (v5.5): the higher type; among overloaded or fully busy groups the
   // higher avg_load; among groups with spare capacity the fewer idle CPUs, then more tasks.
-  for (std::uint32_t i = 0; i < groups.size(); ++i) {
-    const auto& g = groups[i];
-    if (i == local_id || g.nr_running == 0) continue;
-    if (d.busiest == lb_decision::none) {
-      d.busiest = i;
-      continue;
+  d.busiest = detail::pick_busiest(groups, local_id, [](const lb_group_stats& g, const lb_group_stats& b) {
+    if (g.type != b.type) return g.type > b.type;
+    if (g.type == numa_type::has_spare) {
+      return g.idle_cpus < b.idle_cpus || (g.idle_cpus == b.idle_cpus && g.nr_running > b.nr_running);
     }
-    const auto& b = groups[d.busiest];
-    bool pick = false;
-    if (g.type != b.type) {
-      pick = g.type > b.type;
-    } else if (g.type == numa_type::has_spare) {
-      pick = g.idle_cpus < b.idle_cpus || (g.idle_cpus == b.idle_cpus && g.nr_running > b.nr_running);
-    } else {
-      pick = g.avg_load() > b.avg_load();
-    }
-    if (pick) d.busiest = i;
-  }
+    return g.avg_load() > b.avg_load();
+  });
   if (d.busiest == lb_decision::none) return d;
   const lb_group_stats& busiest = groups[d.busiest];
   const std::uint64_t avg = detail::domain_avg_load(groups);
