@@ -1,7 +1,8 @@
 # Writes man pages for one program with help2man (cmake -P script, run at build time):
 #   cmake -DPROGRAM=<exe> -DNAME=<name> -DVERSION=<x.y.z> -DOUT_DIR=<dir> -DHELP2MAN=<help2man>
-#         [-DSUBCOMMANDS=ON] -P numaplace_help2man.cmake
-# OUT_DIR/NAME.1, and with SUBCOMMANDS=ON also OUT_DIR/NAME-<sub>.1 for each subcommand that
+#         [-DSUBCOMMANDS=ON] [-DGZIP=<gzip>] -P numaplace_help2man.cmake
+# OUT_DIR/NAME.1 (NAME.1.gz with GZIP, as Debian ships man pages: gzip -9n, no name or time in
+# the header, so the build is reproducible), and with SUBCOMMANDS=ON also OUT_DIR/NAME-<sub>.1 for each subcommand that
 # `PROGRAM --help` lists under "Subcommands:", so that a new subcommand gets its page without
 # a list to keep in step. Each page's NAME line is the first line of that command's --help.
 foreach(var IN ITEMS PROGRAM NAME VERSION OUT_DIR HELP2MAN)
@@ -41,15 +42,24 @@ file(MAKE_DIRECTORY "${OUT_DIR}")
 write_page("${NAME}")
 if(SUBCOMMANDS)
   help_summary(unused)
-  # CLI11 lists subcommands after "Subcommands:", one per line, indented, name first.
+  # CLI11 lists subcommands after "Subcommands:", one per line, indented, name first, up to a
+  # blank line (the examples after it are indented too).
   string(FIND "${help_text}" "\nSubcommands:\n" at)
   if(at LESS 0)
     message(FATAL_ERROR "${PROGRAM} --help lists no \"Subcommands:\" section")
   endif()
   string(SUBSTRING "${help_text}" ${at} -1 section)
+  string(REGEX MATCH "^\nSubcommands:\n[^\n]+(\n[^\n]+)*" section "${section}")
   string(REGEX MATCHALL "\n  [a-z][a-z0-9-]*" lines "${section}")
   foreach(line IN LISTS lines)
     string(STRIP "${line}" sub)
     write_page("${NAME}-${sub}" ${sub})
   endforeach()
+endif()
+if(GZIP)
+  file(GLOB pages "${OUT_DIR}/*.1")
+  execute_process(COMMAND "${GZIP}" -9nf ${pages} RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${GZIP} -9nf failed (${rc}): ${err}")
+  endif()
 endif()

@@ -1,9 +1,11 @@
 # numaplace_man_pages(TARGET <program target> NAME <command name> [SUBCOMMANDS])
 # Generates the program's man pages with help2man when it is built (and with SUBCOMMANDS one page
-# per subcommand, NAME-<sub>.1, from its --help) and installs them to man1 in the tools component.
+# per subcommand, NAME-<sub>.1, from its --help) and installs them to man1 in the tools component,
+# gzipped when gzip is found.
 # Without help2man (Debian: help2man) the program is installed without pages, with a notice;
 # sanitizer builds (NUMAPLACE_SANITIZE) make none.
 find_program(NUMAPLACE_HELP2MAN help2man)
+find_program(NUMAPLACE_GZIP gzip)  # pages are installed compressed when it is there
 
 function(numaplace_man_pages)
   cmake_parse_arguments(PARSE_ARGV 0 arg "SUBCOMMANDS" "TARGET;NAME" "")
@@ -22,12 +24,13 @@ function(numaplace_man_pages)
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${out_dir}
     COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${arg_TARGET}> -DNAME=${arg_NAME}
             -DVERSION=${PROJECT_VERSION} -DOUT_DIR=${out_dir} -DHELP2MAN=${NUMAPLACE_HELP2MAN}
-            -DSUBCOMMANDS=${arg_SUBCOMMANDS} -P ${PROJECT_SOURCE_DIR}/cmake/numaplace_help2man.cmake
+            -DSUBCOMMANDS=${arg_SUBCOMMANDS} -DGZIP=${NUMAPLACE_GZIP}
+            -P ${PROJECT_SOURCE_DIR}/cmake/numaplace_help2man.cmake
     COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
     DEPENDS ${arg_TARGET} ${PROJECT_SOURCE_DIR}/cmake/numaplace_help2man.cmake
     COMMENT "help2man: man pages for ${arg_NAME}"
     VERBATIM)
   add_custom_target(${arg_TARGET}_man ALL DEPENDS ${stamp})
   install(DIRECTORY ${out_dir}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools
-          FILES_MATCHING PATTERN "*.1")
+          FILES_MATCHING PATTERN "*.1" PATTERN "*.1.gz")
 endfunction()

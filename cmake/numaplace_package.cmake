@@ -8,7 +8,10 @@
 # a user of the programs does not need a compiler's headers. Tested by test/packaging (label packaging).
 set(CPACK_PACKAGE_NAME numaplace)
 set(CPACK_PACKAGE_VENDOR numaplace)
-set(CPACK_PACKAGE_CONTACT "numaplace maintainers <numaplace@localhost>")
+# Whoever builds the packages to hand out sets who answers for them: the Maintainer field.
+set(NUMAPLACE_PACKAGE_CONTACT "numaplace maintainers <numaplace@localhost>" CACHE STRING
+    "The Debian packages' Maintainer: name <address>")
+set(CPACK_PACKAGE_CONTACT "${NUMAPLACE_PACKAGE_CONTACT}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
@@ -42,5 +45,13 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION "numaplace shows machines' NUMA topologies, explains and simulates the
 kernel's placement decisions and advises nodes for new jobs; numaplace-balance
 is a numad-like balancer deciding with numaplace.")
+
+# Debian policy 12.5: every package has its copyright and licence in /usr/share/doc/<package>/copyright.
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/numaplace-dev
+        RENAME copyright COMPONENT dev)
+if(NUMAPLACE_BUILD_EXAMPLES)
+  install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/numaplace
+          RENAME copyright COMPONENT tools)
+endif()
 
 include(CPack)

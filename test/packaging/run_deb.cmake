@@ -3,7 +3,8 @@
 #   cmake -DBUILD_DIR=<built numaplace tree> -DSOURCE_DIR=<numaplace> -DWORK_DIR=<scratch>
 #         -DCXX_COMPILER=<c++> -DGENERATOR=<gen> -P run_deb.cmake
 # Checks: both packages are built; `numaplace --version` is version.hpp's version; every program
-# and every subcommand `numaplace --help` lists has a man page that man renders; pkg-config finds
+# and every subcommand `numaplace --help` lists has a gzipped man page that man renders; each
+# package has its copyright file; pkg-config finds
 # numaplace.pc in the root and its Cflags compile a program; find_package(numaplace X.Y) accepts
 # this minor version only (SameMinorVersion).
 cmake_minimum_required(VERSION 3.21)
@@ -57,6 +58,7 @@ endif()
 step("numaplace --help" ${root}/usr/bin/numaplace --help)
 string(FIND "${step_output}" "\nSubcommands:\n" at)
 string(SUBSTRING "${step_output}" ${at} -1 section)
+string(REGEX MATCH "^\nSubcommands:\n[^\n]+(\n[^\n]+)*" section "${section}")  # up to the blank line
 string(REGEX MATCHALL "\n  [a-z][a-z0-9-]*" subcommands "${section}")
 set(pages numaplace numaplace-balance)
 foreach(line IN LISTS subcommands)
@@ -64,19 +66,25 @@ foreach(line IN LISTS subcommands)
   list(APPEND pages numaplace-${sub})
 endforeach()
 list(LENGTH pages page_count)
-if(page_count LESS 4)
+if(page_count LESS 4 OR "numaplace-numaplace" IN_LIST pages)
   fail("expected man pages for numaplace, numaplace-balance and the subcommands; found subcommands: ${subcommands}")
 endif()
 find_program(MAN man)
 foreach(page IN LISTS pages)
-  set(file ${root}/usr/share/man/man1/${page}.1)
+  # Debian ships man pages gzipped (policy 12.1), without a name or time in the gzip header.
+  set(file ${root}/usr/share/man/man1/${page}.1.gz)
   if(NOT EXISTS ${file})
-    fail("no man page ${page}.1 in the package (usr/share/man/man1)")
+    fail("no man page ${page}.1.gz in the package (usr/share/man/man1)")
   endif()
+  step("gzip -dc ${page}.1.gz" gzip -dc ${file})
+  string(REGEX MATCH "\\.TH [^\n]*" th "${step_output}")
   string(TOUPPER "${page}" upper)
-  file(STRINGS ${file} th REGEX "^\\.TH ")
   if(NOT th MATCHES "^\\.TH ${upper} \"1\"")
-    fail("${page}.1 does not start a section-1 page for ${page}: '${th}'")
+    fail("${page}.1.gz does not start a section-1 page for ${page}: '${th}'")
+  endif()
+  file(READ ${file} gz_header LIMIT 8 HEX)
+  if(NOT gz_header MATCHES "^1f8b0800" OR NOT gz_header MATCHES "00000000$")
+    fail("${page}.1.gz is not gzip -n output (a file name or a time in its header): ${gz_header}")
   endif()
   if(MAN)
     execute_process(COMMAND ${CMAKE_COMMAND} -E env MANWIDTH=80 ${MAN} -l -P cat ${file}
@@ -87,6 +95,19 @@ foreach(page IN LISTS pages)
   endif()
 endforeach()
 message(STATUS "man pages: ${pages}")
+
+# --- Each package's copyright file (Debian policy 12.5) ---------------------------------------
+foreach(package IN ITEMS numaplace numaplace-dev)
+  set(copyright ${root}/usr/share/doc/${package}/copyright)
+  if(NOT EXISTS ${copyright})
+    fail("no usr/share/doc/${package}/copyright in the package")
+  endif()
+  file(READ ${copyright} text)
+  file(READ ${SOURCE_DIR}/LICENSE license)
+  if(NOT text STREQUAL license)
+    fail("usr/share/doc/${package}/copyright is not the LICENSE")
+  endif()
+endforeach()
 
 # The JSON Schemas the CLI reads, when the source tree has them.
 file(GLOB schemas RELATIVE ${SOURCE_DIR}/examples/cli/schema ${SOURCE_DIR}/examples/cli/schema/*.schema.json)
