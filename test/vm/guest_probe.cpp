@@ -4,7 +4,7 @@
 //
 //   numaplace-guest-probe                         this machine's sysfs (inside a guest)
 //   numaplace-guest-probe --sysfs ROOT            a sysfs node folder
-//   numaplace-guest-probe --preset NAME | --file PATH
+//   numaplace-guest-probe --machine NAME | --file PATH
 //                                                 what a QEMU guest booted from that topology
 //                                                 (numaplace topo --qemu-args) should show
 #include <numaplace/topology/dynamic_topology.hpp>
@@ -64,7 +64,7 @@ void print_as_qemu_guest(const dynamic_topology& t) {
 }
 
 int usage() {
-  std::cerr << "usage: numaplace-guest-probe [--sysfs ROOT | --preset NAME | --file PATH]\n";
+  std::cerr << "usage: numaplace-guest-probe [--sysfs ROOT | --machine NAME | --file PATH]\n";
   return 2;
 }
 
@@ -79,10 +79,10 @@ int main(int argc, char** argv) {
       print_as_found(numaplace::load::sysfs(std::string(args[1])));
     } else if (args.size() == 2 && args[0] == "--file") {
       print_as_qemu_guest(numaplace::load::file(std::string(args[1])));
-    } else if (args.size() == 2 && args[0] == "--preset") {
+    } else if (args.size() == 2 && (args[0] == "--machine" || args[0] == "--preset")) {  // --preset: the old spelling
       const numaplace::presets::preset* p = numaplace::presets::find(args[1]);
       if (p == nullptr) {
-        std::cerr << "numaplace-guest-probe: no preset '" << args[1] << "'\n";
+        std::cerr << "numaplace-guest-probe: no machine named '" << args[1] << "'\n";
         return 2;
       }
       print_as_qemu_guest(p->build());

@@ -5,7 +5,7 @@
 // each process converged next to where the simulator (linux-modern, same workload shape, same
 // topology, one CPU per node as in the guest) converges.
 //
-//   numaplace-oracle-analysis (--preset NAME | --file PATH) [options] DIR...
+//   numaplace-oracle-analysis (--machine NAME | --file PATH) [options] DIR...
 //     DIR                   one workload's results (snapshots.txt, numa_maps.P, final.txt,
 //                           cpulist.N, workload.txt)
 //     --min-agreement PCT   exit 1 when agreement over snapshots with faults is below PCT
@@ -472,7 +472,7 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
         return argv[++i];
       };
-      if (a == "--preset")
+      if (a == "--machine" || a == "--preset")  // --preset: the old spelling
         o.preset = value();
       else if (a == "--file")
         o.file = value();
@@ -493,7 +493,7 @@ int main(int argc, char** argv) {
       else
         o.dirs.push_back(a);
     }
-    if (o.preset.empty() == o.file.empty()) throw std::invalid_argument("give one of --preset NAME or --file PATH");
+    if (o.preset.empty() == o.file.empty()) throw std::invalid_argument("give one of --machine NAME or --file PATH");
     if (o.dirs.empty()) throw std::invalid_argument("no result folders");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "numaplace-oracle-analysis: %s\n", e.what());

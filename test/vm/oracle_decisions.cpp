@@ -18,7 +18,7 @@
 // task changed CPU between the event before the decision and its outcome, or a destination
 // CPU was in transition (it queued nothing yet was not idle when the kernel looked).
 //
-//   numaplace-oracle-decisions (--preset NAME | --file PATH) [options] DIR...
+//   numaplace-oracle-decisions (--machine NAME | --file PATH) [options] DIR...
 //     --stack NAME          the library stack to predict with (linux-modern); also
 //                           linux-4.2, linux-5.9, and two deliberately wrong ones:
 //                           no-settling (v3.15's settling) and no-groups (group faults ignored)
@@ -747,7 +747,7 @@ int main(int argc, char** argv) {
         if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
         return args[++i];
       };
-      if (a == "--preset") o.preset = value();
+      if (a == "--machine" || a == "--preset") o.preset = value();  // --preset: the old spelling
       else if (a == "--file") o.file = value();
       else if (a == "--stack") o.stack = value();
       else if (a == "--min-placement") o.min_placement = number(i);
@@ -758,13 +758,13 @@ int main(int argc, char** argv) {
       else if (a == "--explain") o.explain = value();
       else if (a == "--task-h-load") o.task_h_load = true;
       else if (a == "-h" || a == "--help") {
-        std::printf("usage: numaplace-oracle-decisions (--preset NAME | --file PATH) [--stack NAME] [--min-placement PCT]\n"
+        std::printf("usage: numaplace-oracle-decisions (--machine NAME | --file PATH) [--stack NAME] [--min-placement PCT]\n"
                     "       [--min-migrate PCT] [--margin PTS] [--min-decisions N] [--show N] [--explain FILE:LINE] DIR...\n");
         return 0;
       } else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option " + a);
       else o.dirs.push_back(a);
     }
-    if (o.preset.empty() == o.file.empty()) throw std::invalid_argument("give one of --preset and --file");
+    if (o.preset.empty() == o.file.empty()) throw std::invalid_argument("give one of --machine and --file");
     if (o.dirs.empty()) throw std::invalid_argument("no result folders");
     o.no_groups = o.stack == "no-groups";
   } catch (const std::exception& e) {
