@@ -85,6 +85,15 @@ json topology_json(const numaplace::dynamic_topology& t) {
   return {{"nodes", std::move(nodes)}, {"distances", std::move(distances)}};
 }
 
+// How the run's memory load settled (numaplace::sim::settle_stats).
+json settles_json(const numaplace::sim::settle_stats& s) {
+  return {{"settles", s.settles},
+          {"unsettled", s.unsettled},
+          {"sweeps", s.sweeps},
+          {"most_sweeps", s.most_sweeps},
+          {"worst_residual", s.worst_residual}};
+}
+
 json experiment_json(const sim_experiment_result& e, bool timeline) {
   json stacks = json::array();
   for (const auto& s : e.stacks) {
@@ -98,6 +107,7 @@ json experiment_json(const sim_experiment_result& e, bool timeline) {
                       {"simulated_seconds", s.runs[i].simulated_seconds},
                       {"ticks", s.runs[i].ticks},
                       {"events", s.runs[i].events},
+                      {"settles", settles_json(s.runs[i].settles)},
                       {"groups", std::move(groups)}});
     }
     stacks.push_back({{"stack", s.stack},

@@ -164,6 +164,11 @@ void add_runs(const part_reader& r, const json& doc, sim_report& report) {
           run.simulated_seconds = r.get<double>(doc, rp + "/simulated_seconds");
           run.ticks = r.get<std::uint64_t>(doc, rp + "/ticks");
           run.events = r.get<std::uint64_t>(doc, rp + "/events");
+          run.settles.settles = r.get<std::uint64_t>(doc, rp + "/settles/settles");
+          run.settles.unsettled = r.get<std::uint64_t>(doc, rp + "/settles/unsettled");
+          run.settles.sweeps = r.get<std::uint64_t>(doc, rp + "/settles/sweeps");
+          run.settles.most_sweeps = r.get<int>(doc, rp + "/settles/most_sweeps");
+          run.settles.worst_residual = r.get<double>(doc, rp + "/settles/worst_residual");
           for (std::size_t g = 0; g < r.at(doc, rp + "/groups").size(); ++g) {
             run.groups.push_back(group_of(r, doc, fmt::format("{}/groups/{}", rp, g)));
           }

@@ -65,6 +65,31 @@ void print_table(const sim_experiment_result& e) {
 }
 
 // Without claims, each later stack against the first, so every comparison has an interval.
+// Whether every settle of memory demand and speed reached its fixed point: a run where one
+// did not is reported, not hidden.
+void print_settles(const sim_experiment_result& e) {
+  numaplace::sim::settle_stats all;
+  for (const auto& s : e.stacks) {
+    for (const auto& run : s.runs) {
+      all.settles += run.settles.settles;
+      all.unsettled += run.settles.unsettled;
+      all.sweeps += run.settles.sweeps;
+      all.most_sweeps = std::max(all.most_sweeps, run.settles.most_sweeps);
+      all.worst_residual = std::max(all.worst_residual, run.settles.worst_residual);
+    }
+  }
+  if (all.settles == 0) return;
+  const double mean = double(all.sweeps) / double(all.settles);
+  if (all.unsettled == 0) {
+    fmt::print("  memory load: {} settles, each at its fixed point ({:.1f} sweeps on average, at most {})\n",
+               all.settles, mean, all.most_sweeps);
+  } else {
+    fmt::print("  memory load: WARNING: {} of {} settles stopped short of the fixed point (worst residual {:.2g}); "
+               "these runs' speeds are approximate\n",
+               all.unsettled, all.settles, all.worst_residual);
+  }
+}
+
 void print_comparisons(const sim_experiment_result& e) {
   if (e.stacks.size() < 2) return;
   const auto first = run_samples(e, e.stacks.front());
@@ -122,6 +147,7 @@ void print_sim_text(const sim_report& r, bool per_run) {
       }
       fmt::print("\n");
       print_table(e);
+      print_settles(e);
       if (p.claims.empty()) print_comparisons(e);
     }
     if (!p.claims.empty()) fmt::print("\n");

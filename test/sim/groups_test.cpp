@@ -41,6 +41,7 @@ TEST_CASE("every preset experiment, every stack: groups equal their members' sum
         o.seed = e.seed;
         o.costs = e.costs;
         o.machine = e.machine;
+        o.hardware = e.hardware;
         o.verify_groups = true;
         INFO(preset.name << " " << e.name << " " << name);
         with_engine<S>(e.topology, e.load, o, [&](auto& eng) {

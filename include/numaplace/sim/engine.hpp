@@ -54,10 +54,12 @@ class engine {
 
   /// What must always hold: every runnable live task on exactly one CPU of an allowed node, every
   /// sleeping one on none, every chunk counted once on the node it is on, every group the sum
-  /// of its live members. Empty when all holds, else what broke.
+  /// of its live members, every settle of memory demand at its fixed point. Empty when all
+  /// holds, else what broke.
   std::string check_invariants() const {
     if (auto broken = s_.m.check(); !broken.empty()) return broken;
-    return s_.mem.check();
+    if (auto broken = s_.mem.check(); !broken.empty()) return broken;
+    return unsettled_loads(load_.stats());
   }
 
   /// The machine as it stands (tasks, their groups, CPUs), for tests and probes.
@@ -78,7 +80,9 @@ class engine {
   run_result run() {
     run_until(s_.w.seconds * 1000.0);
     report_.snapshot(s_);
-    return report_.collect(s_, ticks_);
+    run_result r = report_.collect(s_, ticks_);
+    r.settles = load_.stats();
+    return r;
   }
 
  private:

@@ -30,11 +30,32 @@ struct group_result {
   std::vector<occupancy> tasks_over_time;
 };
 
+/// How one run's settles of memory demand and speed went (memory_load.hpp): whether each reached
+/// the solver's fixed point, counted where it is checked.
+struct settle_stats {
+  std::uint64_t settles = 0;
+  /// Settles that ended at the step limit without reaching the solver's tolerance.
+  std::uint64_t unsettled = 0;
+  /// Sweeps over the memories and links, in all and the most one settle took.
+  std::uint64_t sweeps = 0;
+  int most_sweeps = 0;
+  /// The largest residual any settle ended with.
+  double worst_residual = 0;
+};
+
+/// What is wrong with a run's settles: "" when each reached the fixed point.
+inline std::string unsettled_loads(const settle_stats& s) {
+  if (s.unsettled == 0) return "";
+  return "memory load: " + std::to_string(s.unsettled) + " of " + std::to_string(s.settles) +
+         " settles stopped short of the fixed point (worst residual " + std::to_string(s.worst_residual) + ")";
+}
+
 struct run_result {
   std::vector<group_result> groups;
   double simulated_seconds = 0;
   std::uint64_t ticks = 0;
   std::uint64_t events = 0;  ///< task-ticks plus hinting faults
+  settle_stats settles;
 
   double total_throughput() const {
     double sum = 0;
