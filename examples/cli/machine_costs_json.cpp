@@ -188,9 +188,13 @@ std::string text_field(const checker& c, const json& v, const std::string& path)
   return v.get<std::string>();
 }
 
-}  // namespace
+// The costs in `text`, and whether it lists links at all (an empty list counts).
+struct parsed_costs {
+  machine_costs costs;
+  bool gives_links = false;
+};
 
-machine_costs parse_machine_costs(std::string_view text, const std::string& source) {
+parsed_costs parse_costs(std::string_view text, const std::string& source) {
   const checker c(source);
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     c.fail("", "the file is empty; expected a JSON object with name, local_latency_ns, latency_ratio, "
@@ -244,7 +248,8 @@ machine_costs parse_machine_costs(std::string_view text, const std::string& sour
     costs.threads_per_core = static_cast<unsigned>(index(c, *it, "/threads_per_core", 17, "SMT thread count"));
     if (costs.threads_per_core == 0) c.fail("/threads_per_core", "is 0; a core runs 1 to 16 threads");
   }
-  if (const auto it = doc.find("links"); it != doc.end()) costs.links = links(c, *it, n);
+  const auto listed_links = doc.find("links");
+  if (listed_links != doc.end()) costs.links = links(c, *listed_links, n);
   if (const auto it = doc.find("routes"); it != doc.end()) costs.routes = routes(c, *it, costs);
   if (const auto it = doc.find("loaded_latency"); it != doc.end()) costs.loaded = curve(c, *it);
   if (const auto it = doc.find("sources"); it != doc.end()) {
@@ -266,11 +271,29 @@ machine_costs parse_machine_costs(std::string_view text, const std::string& sour
   }
   if (costs.routes.empty()) costs.routes.assign(n * n, {});
   if (const auto problem = numaplace::sim::validate(costs, n)) c.fail("", *problem);
-  return costs;
+  return {std::move(costs), listed_links != doc.end()};
 }
 
-machine_costs read_machine_costs(const std::string& path) {
-  return parse_machine_costs(read_json_file<machine_costs_error>(path), path);
+}  // namespace
+
+machine_costs parse_machine_costs(std::string_view text, const std::string& source) {
+  return parse_costs(text, source).costs;
+}
+
+machine_costs read_machine_costs(const std::string& path, const numaplace::dynamic_topology& machine,
+                                 std::string_view machine_name) {
+  parsed_costs p = parse_costs(read_json_file<machine_costs_error>(path), path);
+  if (p.costs.node_count() != machine.node_count()) {
+    throw machine_costs_error(fmt::format("{}: has costs for {} nodes; the machine ({}) has {}", path,
+                                          p.costs.node_count(), machine_name, machine.node_count()));
+  }
+  if (!p.gives_links) {
+    numaplace::sim::derive_links(p.costs, machine);
+    std::string& said = p.costs.assumption;
+    said += said.empty() ? "the file lists no links: " : "; the file lists no links: ";
+    said += numaplace::sim::derived_links_assumption;
+  }
+  return std::move(p.costs);
 }
 
 nlohmann::ordered_json machine_costs_json(const machine_costs& c) {

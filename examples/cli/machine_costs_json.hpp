@@ -25,11 +25,17 @@ class machine_costs_error : public bad_input_error {
   using bad_input_error::bad_input_error;
 };
 
-/// Parses and checks `text`; `source` names it in messages. Throws machine_costs_error.
+/// Parses and checks `text`; `source` names it in messages. Throws machine_costs_error. Costs
+/// whose text has no "links" field come back without links (read_machine_costs derives them).
 numaplace::sim::machine_costs parse_machine_costs(std::string_view text, const std::string& source);
 
-/// Reads the file at `path` and parses it. Throws machine_costs_error.
-numaplace::sim::machine_costs read_machine_costs(const std::string& path);
+/// Reads the file at `path` and parses it as the costs of `machine` (named `machine_name` in
+/// messages), whose node count they must have. A file without a "links" field gets links
+/// derived from the machine's SLIT (numaplace::sim::derive_links), as a machine without costs
+/// does, and its assumption says so; "links": [] keeps its nodes free of link limits. Throws
+/// machine_costs_error.
+numaplace::sim::machine_costs read_machine_costs(const std::string& path, const numaplace::dynamic_topology& machine,
+                                                 std::string_view machine_name);
 
 /// `c` in the form parse_machine_costs reads back to the same costs.
 nlohmann::ordered_json machine_costs_json(const numaplace::sim::machine_costs& c);

@@ -292,12 +292,7 @@ class sim_command final : public command {
 
   static void attach_costs(sim_request& rq, const std::optional<std::string>& costs_path) {
     if (costs_path) {
-      rq.hardware = read_machine_costs(*costs_path);
-      if (rq.hardware->node_count() != rq.machine->node_count()) {
-        throw machine_costs_error(fmt::format("{}: has costs for {} nodes; the machine ({}) has {}", *costs_path,
-                                              rq.hardware->node_count(), rq.machine_source,
-                                              rq.machine->node_count()));
-      }
+      rq.hardware = read_machine_costs(*costs_path, *rq.machine, rq.machine_source);
     } else if (const std::string_view preset = "preset "; rq.machine_source.starts_with(preset)) {
       rq.hardware = numaplace::sim::hardware_preset(std::string_view(rq.machine_source).substr(preset.size()));
     }

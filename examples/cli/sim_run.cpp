@@ -76,12 +76,7 @@ std::string describe_costs(const sim::experiment& e) {
     return fmt::format("{}{}: measured, {} sources{}", e.hardware->name, smt, e.hardware->sources.size(),
                        e.hardware->assumption.empty() ? "" : " (some figures derived: --costs-json says which)");
   }
-  std::vector<std::size_t> cpus;
-  for (numaplace::node_index i = 0; i < e.topology.node_count(); ++i) {
-    cpus.push_back(!e.topology.has_cpu(i) ? 0 : e.topology.cpus(i).empty() ? e.machine.default_cpus_per_node
-                                                                            : e.topology.cpus(i).size());
-  }
-  return "assumed, " + sim::from_slit(e.topology, cpus).assumption;
+  return "assumed, " + sim::from_slit_assumption();
 }
 
 sim::seed_preset resolve_preset(const std::string& name) {

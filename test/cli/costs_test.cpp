@@ -76,6 +76,29 @@ TEST_CASE("a good file is printed back with its routes completed, and a custom r
   CHECK(run.exit_code == 0);
 }
 
+TEST_CASE("a file that lists no links gets them from the machine's SLIT, and says so") {
+  // ring:4 is 10/20/30: links around the ring only, each half its smaller node's bandwidth,
+  // and halfway round (a tie) by the lower-numbered neighbour.
+  const auto r = run_numaplace(
+      {"sim", "--generate", "ring:4", "--costs", data_file("cli/costs/ring-no-links.json"), "--costs-json"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["links"] == nlohmann::json::parse(R"([{"a": 0, "b": 1, "gb_per_s": 20.0}, {"a": 0, "b": 3, "gb_per_s": 20.0},
+                                               {"a": 1, "b": 2, "gb_per_s": 10.0}, {"a": 2, "b": 3, "gb_per_s": 10.0}])"));
+  CHECK(j["routes"] == nlohmann::json::parse("[[[], [0], [0, 2], [1]], [[0], [], [2], [0, 1]],"
+                                             " [[2, 0], [2], [], [3]], [[1], [1, 0], [3], []]]"));
+  CHECK(j["assumption"].get<std::string>().starts_with("the file lists no links: links derived from SLIT"));
+  // An explicit empty list keeps the nodes free of link limits, as before.
+  const auto none = run_numaplace({"sim", "--machine", "seed004-2socket", "--costs",
+                                   data_file("cli/costs/two-socket-no-link-limit.json"), "--costs-json"});
+  INFO(none.err);
+  REQUIRE(none.exit_code == 0);
+  const auto k = nlohmann::json::parse(none.out);
+  CHECK(k["links"].empty());
+  CHECK(k["assumption"] == "one memory controller hub: nothing between the nodes to fill");
+}
+
 TEST_CASE("printed costs read back to the same costs, for every named machine") {
   const auto machines = run_numaplace({"sim", "--list-machines"});
   for (const std::string name : {"seed000-8node", "seed001-4node", "seed002-ht", "seed003-4node", "seed004-2socket",

@@ -221,7 +221,10 @@ TEST_CASE("on Leonardo, hard binding numa01 beats no balancing, matches linux-4.
   INFO("no-balancing " << none << " s, linux-4.2 " << balanced << " s, hard-binding " << hard
                        << " s, inverse-binding " << inverse << " s");
   CHECK(hard < none);
-  CHECK(hard <= balanced);
+  // Matches: within 1 %. Both keep a process's memory on its socket's four nodes, about a
+  // quarter on each, and pay alike for the links derived between them (10/12/21: a full mesh
+  // at half a node's bandwidth).
+  CHECK(hard <= balanced * 1.01);
   CHECK(inverse > none);
   CHECK(inverse > balanced);
   // Both processes alike: a baseline without spread (round robin: 21.7 s and 28.6 s).

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include <numaplace/topology/presets.hpp>
+
 #include "sim_support.hpp"
 
 using namespace sim_test;
@@ -174,6 +176,59 @@ TEST_CASE("a link on the route queues like memory: the busiest link sets the rem
   CHECK(remote_thread_rate(hw) == doctest::Approx(1000.0).epsilon(1e-4));
   hw.links = {{0, 1, 5.0}};
   CHECK(remote_thread_rate(hw) == doctest::Approx(500.0).epsilon(2e-3));
+}
+
+TEST_CASE("from_slit gives every machine links at half the smaller node's bandwidth, and says so") {
+  // Nodes of 8, 4 and no CPUs: 40, 20 and 10 GB/s (CPUs/2 x 10, at least one core's worth).
+  const dynamic_topology t = direct(3, 1);
+  const machine_costs c = from_slit(t, {8, 4, 0});
+  CHECK(c.node_bandwidth_gbs == std::vector<double>{40.0, 20.0, 10.0});
+  REQUIRE(c.links.size() == 3);
+  CHECK(c.links[0].gb_per_s == 10.0);
+  CHECK(c.links[1].gb_per_s == 5.0);
+  CHECK(c.links[2].gb_per_s == 5.0);
+  CHECK_FALSE(validate(c, 3));
+  CHECK(c.assumption.find("links derived from SLIT") != std::string::npos);
+  CHECK(c.assumption.find("half the smaller node's bandwidth") != std::string::npos);
+  for (const auto& p : presets::all()) {
+    INFO(p.name);
+    const dynamic_topology m = p.build();
+    std::vector<std::size_t> cpus;
+    for (node_index i = 0; i < m.node_count(); ++i) cpus.push_back(m.cpus(i).size());
+    const machine_costs d = from_slit(m, cpus);
+    CHECK_FALSE(d.links.empty());
+    CHECK_MESSAGE(!validate(d, m.node_count()), validate(d, m.node_count()).value_or(""));
+  }
+}
+
+TEST_CASE("on a machine nobody measured, a stream from remote memory is held back by the derived link") {
+  // Two nodes of 8 CPUs, 10/20: from_slit gives each node 4 x 10 = 40 GB/s, the link half
+  // that and remote latency 1.5x. Three fully memory-bound streaming threads on node 0 ask for
+  // 30 GB/s at full speed. With their memory local, node 0 serves them at 3/4 of its
+  // bandwidth: p = 1 / f(0.75 p), p = 0.86, 25.7 GB/s. With all of it on node 1 the link loads
+  // to 1.5 p as well: p = 1 / (1.5 f(0.75 p) f(1.5 p)), p = 0.50, 15 GB/s; latency alone
+  // (no link) would leave them 19.2 GB/s, past local / 1.5.
+  const auto t = direct(2, 8);
+  process_spec p = private_process("stream", 3, 1.0);
+  p.streaming = 1.0;
+  p.bind_nodes = {0};
+  const workload w = throughput_workload({p}, 10.0);
+  const auto gbs = [&](balancing mode) {
+    run_result r;
+    with_baseline_engine(t, w, {}, mode, [&](auto& e) { r = e.run(); });
+    REQUIRE(r.groups[0].memory_nodes == std::vector<node_id>{node_id(mode == balancing::hard_binding ? 0 : 1)});
+    return r.groups[0].throughput / 1000.0 * 10.0;  // each thread asks for 10 GB/s at full speed
+  };
+  const double local = gbs(balancing::hard_binding), remote = gbs(balancing::inverse_binding);
+  const double link_gbs = 20.0, ratio = 1.5;
+  CHECK(local == doctest::Approx(25.7).epsilon(0.01));
+  CHECK(remote == doctest::Approx(15.0).epsilon(0.01));
+  CHECK(remote < local / ratio);
+  CHECK(remote < link_gbs);
+  const machine_costs hw = from_slit(t, {8, 8});
+  CHECK(hw.ratio(0, 1) == ratio);
+  REQUIRE(hw.links.size() == 1);
+  CHECK(hw.links[0].gb_per_s == link_gbs);
 }
 
 TEST_CASE("a run refuses costs that do not fit its machine, naming what is wrong") {

@@ -48,10 +48,43 @@ TEST_CASE("every preset with costs validates for its topology, with sources and 
   }
 }
 
-TEST_CASE("machines without figures derive theirs from SLIT") {
+TEST_CASE("machines without figures derive theirs from SLIT, links included") {
   CHECK_FALSE(hardware_preset("ibm-power7-sparse").has_value());
   CHECK_FALSE(hardware_preset("ibm-power9-gpu").has_value());
   CHECK_FALSE(hardware_preset("no-such-machine").has_value());
+  // Both tables (10/20/40 and 10/40/80) have no node as near a way between two others as
+  // going straight: a full mesh of 28 links.
+  for (const std::string_view name : {"ibm-power7-sparse", "ibm-power9-gpu"}) {
+    INFO(name);
+    const dynamic_topology t = presets::find(name)->build();
+    std::vector<std::size_t> cpus;
+    for (node_index i = 0; i < t.node_count(); ++i) cpus.push_back(t.cpus(i).size());
+    const machine_costs c = from_slit(t, cpus);
+    CHECK(c.links.size() == 28);
+    CHECK_FALSE(validate(c, t.node_count()));
+  }
+}
+
+TEST_CASE("every preset but seed002's one shared memory has links, and remote traffic crosses one") {
+  for (const auto name : hardware_preset_names()) {
+    INFO(name);
+    const machine_costs c = costs_of(name);
+    if (name == "seed002-ht") continue;
+    CHECK_FALSE(c.links.empty());
+    for (node_index a = 0; a < c.node_count(); ++a) {
+      for (node_index b = 0; b < c.node_count(); ++b) CHECK(c.route(a, b).empty() == (a == b));
+    }
+  }
+}
+
+TEST_CASE("POWER7 (seed 001): one SMP link between every two chips, at the derived share of a chip's memory") {
+  const machine_costs c = costs_of("seed001-4node");
+  REQUIRE(c.links.size() == 6);
+  for (const auto& l : c.links) CHECK(l.gb_per_s == 25.0);  // half a chip's 50 GB/s
+  for (node_index a = 0; a < 4; ++a) {
+    for (node_index b = 0; b < 4; ++b) CHECK(c.route(a, b).size() == (a == b ? 0u : 1u));
+  }
+  CHECK(c.assumption.find("no per-link SMP bandwidth was found") != std::string::npos);
 }
 
 TEST_CASE("EPYC NPS4: the other socket is farther than another quadrant, and both farther than local") {

@@ -135,6 +135,13 @@ inline const char* const source_skylake_latency =
     "https://community.intel.com/t5/Software-Tuning-Performance/"
     "An-interesting-issue-when-testing-inter-socket-latency-on/td-p/1271481)";
 
+inline const char* const source_power7_smp_links =
+    "links: POWER7's package for up to four sockets has three 5-byte SMP links, one to each other chip (Kalla, "
+    "Sinharoy, Starke, Floyd, 'Power7: IBM's Next-Generation Server Processor', IEEE Micro 30(2), 2010: "
+    "https://doi.org/10.1109/MM.2010.38); IBM's Hot Chips 2009 figure, 360 GB/s of SMP bandwidth per chip, is a "
+    "top-end (32-socket) chip's total over all its links, not one link's (The Register: "
+    "http://www.theregister.co.uk/2009/08/26/ibm_power7_hotchips?page=2)";
+
 inline const char* const source_amd_40555 =
     "latency ratios: AMD 40555 'Performance Guidelines for AMD Athlon 64 and AMD Opteron ccNUMA "
     "Multiprocessor Systems' (2006), Figure 4: reads take 108-109 % of local one hop away, 130 % two hops away";
@@ -214,7 +221,8 @@ inline machine_costs r910_costs() {
   return c;
 }
 
-/// seed001: a 4-node, 24-core POWER7 (SMT4), one chip per node.
+/// seed001: a 4-node, 24-core POWER7 (SMT4), one chip per node, every chip one SMP link from
+/// each other (IBM Power 750/770-class).
 inline machine_costs power7_4node_costs() {
   using namespace hardware_detail;
   machine_costs c;
@@ -226,19 +234,24 @@ inline machine_costs power7_4node_costs() {
   c.local_latency_ns = 100;
   c.node_bandwidth_gbs.assign(n, 50.0);
   c.core_stream_gbs = 10.0;
+  // One SMP link between every two chips, each at the share of a chip's memory that links
+  // derived from SLIT get (no per-link figure was found).
+  add_mesh(c.links, {0, 1, 2, 3}, derived_link_gbs(c.node_bandwidth_gbs[0], c.node_bandwidth_gbs[1]));
   c.loaded = measured_loaded_curve();
   c.sources = {
       "node bandwidth: POWER7 chip memory bandwidth 100 GB/s peak (IBM at Hot Chips 2009, as reported: "
       "https://www.noticias3d.com/noticia/34916/procesador-ibm-power7-8-nucleos.html)",
       "memory path: two DDR3 controllers, eight 6.4 GHz channels to buffer chips per POWER7 chip (IBM Power 770/780 "
       "Technical Overview, 2.1.4)",
+      source_power7_smp_links,
       source_loaded_curve,
   };
   c.assumption =
       "no POWER7 latency or STREAM figure was found: local latency assumed 100 ns; remote ratio assumed 1.3 "
       "(between Opteron's measured one hop, 1.08, and Westmere-EX's, 1.46); node bandwidth assumed half the "
-      "100 GB/s peak; one core assumed to stream 10 GB/s; no link limits (the chips' SMP fabric figures are "
-      "totals, not per link); the loaded-latency curve is Skylake-SP's, assumed to hold in shape";
+      "100 GB/s peak; one core assumed to stream 10 GB/s; no per-link SMP bandwidth was found, so each of the six "
+      "links is derived as machines without figures derive theirs: half a chip's memory bandwidth, 25 GB/s each "
+      "way; the loaded-latency curve is Skylake-SP's, assumed to hold in shape";
   complete_routes(c);
   return c;
 }
@@ -457,7 +470,8 @@ inline std::vector<std::string_view> hardware_preset_names() {
 }
 
 /// The costs of the topology preset called `machine_name`; nothing for a machine without
-/// figures here (ibm-power7-sparse, ibm-power9-gpu), whose runs derive them from SLIT.
+/// figures here (ibm-power7-sparse, ibm-power9-gpu), whose runs derive them, links included,
+/// from SLIT (from_slit).
 inline std::optional<machine_costs> hardware_preset(std::string_view machine_name) {
   if (machine_name == "seed000-8node") return dl980_g7_costs();
   if (machine_name == "seed001-4node") return power7_4node_costs();

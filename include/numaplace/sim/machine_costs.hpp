@@ -4,7 +4,8 @@
 // its memory bandwidth; the links between nodes with their bandwidth and the routes over them;
 // how latency grows with load. Measured values carry their sources; without any, from_slit()
 // derives them and says so (SLIT is firmware's relative distance, not a measurement: the
-// kernel's own CXL/ACPI documentation says it carries no real latency or bandwidth figure).
+// kernel's own CXL/ACPI documentation says it carries no real latency or bandwidth figure),
+// links included: remote memory is reached over some interconnect, and a stream can fill it.
 
 #include <algorithm>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "../topology/dynamic_topology.hpp"
+#include "slit_links.hpp"
 
 namespace numaplace::sim {
 
@@ -60,7 +62,8 @@ struct machine_costs {
   /// What one core streaming alone draws from local memory, GB/s (its own limit, from the
   /// line-fill buffers it can keep in flight).
   double core_stream_gbs = 10;
-  /// The links; empty: nodes reach each other without a link limit (only node bandwidth).
+  /// The links; empty: nodes reach each other without a link limit (only node bandwidth), as
+  /// on seed 002's one shared memory. from_slit() always derives some.
   std::vector<memory_link> links;
   /// routes[a * n + b]: the links traffic from a CPU on node a to memory on node b crosses.
   /// Derived by fewest hops over `links` when empty (complete_routes).
@@ -201,13 +204,47 @@ inline std::optional<std::string> validate(const machine_costs& c, std::size_t n
   return std::nullopt;
 }
 
+/// A derived link's bandwidth, each way: this share of the smaller of its two nodes' memory
+/// bandwidths. Measured remote over local reads: 2-socket Skylake-SP 34 / 112 GB/s = 0.30
+/// (both UPI links together), Opteron 6200 with two threads 7.4 / 13.2 GB/s = 0.56. The
+/// presets' link figures over their node figures, peaks rather than measurements, run from
+/// 0.51 (Magny-Cours cross-package HyperTransport, 6.4 / 12.5) through 0.71 (DL980 QPI,
+/// 12.8 / 17.9) to 0.78 (EPYC xGMI, 32 / 41). A half lies between the two measurements and at
+/// the low end of the peaks. (Sources in hardware_presets.hpp.)
+inline constexpr double derived_link_share = 0.5;
+
+inline double derived_link_gbs(double a_gbs, double b_gbs) { return derived_link_share * std::min(a_gbs, b_gbs); }
+
+/// What derive_links() assumes, as the output says it.
+inline constexpr const char* derived_links_assumption =
+    "links derived from SLIT: one between two nodes when no third is as near a way between them, each carrying "
+    "half the smaller node's bandwidth each way, traffic routed the least SLIT distance";
+
+/// Gives `c` the links nearest_links() reads off `t`'s SLIT, each at derived_link_gbs() of the
+/// nodes it joins, and the cheapest routes over them (slit_links.hpp), in place of any it had.
+inline void derive_links(machine_costs& c, const dynamic_topology& t) {
+  const std::vector<node_pair> pairs = nearest_links(t);
+  c.links.clear();
+  for (const auto& [a, b] : pairs) c.links.push_back({a, b, derived_link_gbs(c.node_bandwidth_gbs[a], c.node_bandwidth_gbs[b])});
+  c.routes = cheapest_routes(t, pairs);
+}
+
+/// What from_slit() assumes, as the output says it.
+inline std::string from_slit_assumption(double core_stream_gbs = 10.0) {
+  return "costs derived from SLIT: latency ratio 1 + (distance/local - 1)/2, node bandwidth = CPUs/2 x " +
+         std::to_string(core_stream_gbs).substr(0, 4) + " GB/s, " + derived_links_assumption +
+         ", a generic loaded-latency curve";
+}
+
 /// Costs derived from SLIT and CPU counts alone, for a machine nobody measured. Assumed:
 /// - latency ratio 1 + (d / local - 1) / 2: halfway between SLIT and no NUMA effect. Measured
 ///   ratios fall below SLIT's, by about that much on Xeon E7-4800 (MLC: 1.45 where SLIT says
 ///   2.0) and by more on Opteron (1.08-1.30 where SLIT says 1.6-2.2);
 /// - each node's memory sustains `node_cpus / 2` cores streaming at `core_stream_gbs`
 ///   (server DRAM saturates with about half of its cores streaming);
-/// - no link limits, and the loaded-latency shape of generic DDR: flat to 40 % of the
+/// - links as derive_links() reads them off SLIT: between nearest nodes, half the smaller
+///   node's bandwidth each, routed the least distance;
+/// - the loaded-latency shape of generic DDR, for memory and links alike: flat to 40 % of the
 ///   bandwidth, doubling by 90 %, steep at saturation.
 inline machine_costs from_slit(const dynamic_topology& t, const std::vector<std::size_t>& cpus_per_node,
                                double core_stream_gbs = 10.0) {
@@ -225,10 +262,8 @@ inline machine_costs from_slit(const dynamic_topology& t, const std::vector<std:
     c.node_bandwidth_gbs.push_back(std::max(1.0, cpus / 2.0) * core_stream_gbs);
   }
   c.loaded.points = {{0.0, 1.0}, {0.4, 1.0}, {0.6, 1.1}, {0.8, 1.4}, {0.9, 2.0}, {1.0, 3.5}};
-  c.assumption =
-      "costs derived from SLIT: latency ratio 1 + (distance/local - 1)/2, node bandwidth = CPUs/2 x " +
-      std::to_string(core_stream_gbs).substr(0, 4) + " GB/s, no link limits, a generic loaded-latency curve";
-  complete_routes(c);
+  derive_links(c, t);
+  c.assumption = from_slit_assumption(core_stream_gbs);
   return c;
 }
 
