@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
@@ -48,6 +49,22 @@ std::pair<unsigned, unsigned> parse_shard(const std::string& s) {
   return {*k, *n};
 }
 
+// "NAME=FACTOR", the factor a plain number; whether the name and factor are valid is
+// run_simulations' to say.
+sim_assumption parse_assumption(const std::string& spec) {
+  const auto eq = spec.rfind('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw usage_error(
+        fmt::format("--assume '{}': expected NAME=FACTOR, e.g. specjbb.memory_bound=2 (--assume list names them)", spec));
+  }
+  const std::string text = spec.substr(eq + 1);
+  double factor = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), factor);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
+    throw usage_error(fmt::format("--assume {}: the factor '{}' is not a number", spec, text));
+  }
+  return {spec.substr(0, eq), factor};
+}
 
 class sim_command final : public command {
  public:
@@ -146,6 +163,14 @@ class sim_command final : public command {
         ->type_name("DIR");
     app_->add_flag("--per-run", per_run_, "List every run's groups in the text report");
     app_->add_flag("--progress", progress_, "Show progress on stderr even when it is not a terminal");
+    auto* assume = app_->add_option("--assume", assumptions_,
+                                    "Scale an assumed constant of the model by FACTOR (0.001 to 1000) in every "
+                                    "experiment, to see how far results move (repeatable; 'list' names them); the "
+                                    "output says what was scaled. Example: --assume specjbb.memory_bound=2")
+                        ->type_name("NAME=FACTOR|list");
+    assume->excludes(merge_);
+    assume->excludes(config_json);
+    assume->excludes(costs_json);
   }
 
   const CLI::App& app() const override { return *app_; }
@@ -157,6 +182,10 @@ class sim_command final : public command {
     }
     if (list_experiments_) {
       for (const auto& name : sim_preset_names()) fmt::print("{}\n", name);
+      return exit_ok;
+    }
+    if (std::find(assumptions_.begin(), assumptions_.end(), "list") != assumptions_.end()) {
+      print_assumptions();
       return exit_ok;
     }
     sim_request rq;
@@ -196,6 +225,7 @@ class sim_command final : public command {
     if (seed_) rq.seed = seed_;
     if (threads_ != 0) rq.threads = threads_;
     if (shard_) std::tie(rq.shard, rq.shards) = parse_shard(*shard_);
+    for (const auto& spec : assumptions_) rq.assumptions.push_back(parse_assumption(spec));
     rq.progress = progress_ || ::isatty(STDERR_FILENO) != 0;
     if (plot_dir_) require_gnuplot();  // before a long sweep, not after
 
@@ -270,6 +300,11 @@ class sim_command final : public command {
     for (auto& [key, value] : charged.items()) {
       if (!is_stamp_key(key)) costs[key] = std::move(value);
     }
+    // The costs and workloads above are the unscaled ones: what --assume scaled is part of the request.
+    if (!rq.assumptions.empty()) {
+      nlohmann::ordered_json& scaled = request["assumptions"] = nlohmann::ordered_json::array();
+      for (const auto& a : rq.assumptions) scaled.push_back({{"name", a.name}, {"factor", a.factor}});
+    }
     return request.dump();
   }
 
@@ -306,6 +341,14 @@ class sim_command final : public command {
     return numaplace::sim::from_slit(*rq.machine, cpus);
   }
 
+  static void print_assumptions() {
+    const auto names = sim_assumption_names();
+    std::size_t width = 0;
+    for (const auto& [name, what] : names) width = std::max(width, name.size());
+    fmt::print("Assumed constants --assume NAME=FACTOR scales (each in every experiment that has it):\n");
+    for (const auto& [name, what] : names) fmt::print("  {:<{}}  {}\n", name, width, what);
+  }
+
   loaded_topology load_topology(sim_request& rq) const {
     machine_request r = machine_.request();
     if (!machine_.given()) r.name = "seed000-8node";  // a custom run's default
@@ -333,6 +376,7 @@ class sim_command final : public command {
   std::optional<std::uint64_t> seed_;
   unsigned threads_ = 0;
   std::optional<std::string> shard_;
+  std::vector<std::string> assumptions_;
   bool json_ = false, csv_ = false, timeline_ = false, per_run_ = false, progress_ = false;
   std::optional<std::string> plot_dir_;
 };

@@ -13,6 +13,12 @@ using numaplace::dynamic_topology;
 using numaplace::node_id;
 using numaplace::node_index;
 
+std::string scaled_text(const std::vector<sim_assumption>& scaled) {
+  std::string out;
+  for (const auto& a : scaled) out += fmt::format("{}{} x{}", out.empty() ? "" : ", ", a.name, a.factor);
+  return out;
+}
+
 double metric_of(const numaplace::sim::group_result& g, bool elapsed) {
   return elapsed ? g.elapsed_seconds : g.throughput;
 }

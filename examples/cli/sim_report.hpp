@@ -33,6 +33,16 @@ struct sim_claim {
   }
 };
 
+/// An assumed constant of the simulator (numaplace::sim::assumptions) scaled for a whole sweep:
+/// `sim --assume NAME=FACTOR`.
+struct sim_assumption {
+  std::string name;
+  double factor = 1.0;
+};
+
+/// "specjbb.memory_bound x2, machine.core_stream x0.5"; empty for none.
+std::string scaled_text(const std::vector<sim_assumption>& scaled);
+
 /// One stack's runs of one experiment (those of this shard), in run order.
 struct sim_stack_result {
   std::string stack;
@@ -53,6 +63,8 @@ struct sim_experiment_result {
   /// What memory costs in these runs: the measured costs' machine, or the SLIT derivation's
   /// assumption (numaplace::sim::from_slit), said in so many words.
   std::string costs{};
+  /// The sweep's scaled assumptions this experiment has (the others do not apply to it).
+  std::vector<sim_assumption> assumptions{};
 };
 
 struct sim_preset_result {
@@ -73,6 +85,9 @@ struct sim_report {
   /// experiment may share every name and summary. Empty for the seeds' experiments, which
   /// their names and numaplace's version fix.
   std::string request;
+  /// The assumed constants scaled (sim --assume): when any is, these are not the default
+  /// model's results, and --merge refuses to mix them with parts scaled otherwise.
+  std::vector<sim_assumption> assumptions;
 };
 
 // ---- what the reports compute ------------------------------------------------------------

@@ -94,7 +94,13 @@ json settles_json(const numaplace::sim::settle_stats& s) {
           {"worst_residual", s.worst_residual}};
 }
 
-json experiment_json(const sim_experiment_result& e, bool timeline) {
+json assumptions_json(const std::vector<sim_assumption>& scaled) {
+  json out = json::array();
+  for (const auto& a : scaled) out.push_back({{"name", a.name}, {"factor", a.factor}});
+  return out;
+}
+
+json experiment_json(const sim_experiment_result& e, bool timeline, bool scaled) {
   json stacks = json::array();
   for (const auto& s : e.stacks) {
     const stack_stats st = stats_of(e, s);
@@ -118,17 +124,20 @@ json experiment_json(const sim_experiment_result& e, bool timeline) {
                       {"groups", st.groups},
                       {"runs", std::move(runs)}});
   }
-  return {{"name", e.name},
-          {"machine", e.machine},
-          {"topology", topology_json(e.topology)},
-          {"costs", e.costs},
-          {"node_groups", node_groups_json(e.topology)},
-          {"workload", e.workload},
-          {"metric", e.elapsed ? "elapsed_seconds" : "throughput"},
-          {"runs", e.runs},
-          {"seed", e.seed},
-          {"stacks", std::move(stacks)},
-          {"comparisons", comparisons_json(e)}};
+  json out{{"name", e.name},
+           {"machine", e.machine},
+           {"topology", topology_json(e.topology)},
+           {"costs", e.costs},
+           {"node_groups", node_groups_json(e.topology)},
+           {"workload", e.workload},
+           {"metric", e.elapsed ? "elapsed_seconds" : "throughput"},
+           {"runs", e.runs},
+           {"seed", e.seed},
+           {"stacks", std::move(stacks)},
+           {"comparisons", comparisons_json(e)}};
+  // Which of the sweep's scaled assumptions this experiment has (none: it ran the default model).
+  if (scaled) out["assumptions"] = assumptions_json(e.assumptions);
+  return out;
 }
 
 json claim_json(const sim_preset_result& p, const sim_claim& c) {
@@ -176,7 +185,7 @@ json sim_json(const sim_report& r, bool timeline) {
   json presets = json::array();
   for (const auto& p : r.presets) {
     json experiments = json::array();
-    for (const auto& e : p.experiments) experiments.push_back(experiment_json(e, timeline));
+    for (const auto& e : p.experiments) experiments.push_back(experiment_json(e, timeline, !r.assumptions.empty()));
     json claims = json::array();
     for (const auto& c : p.claims) claims.push_back(claim_json(p, c));
     presets.push_back(
@@ -184,6 +193,9 @@ json sim_json(const sim_report& r, bool timeline) {
   }
   json out = {{"shard", fmt::format("{}/{}", r.shard, r.shards)}, {"all_presets", r.all_presets}, {"presets", std::move(presets)}};
   if (!r.request.empty()) out["request"] = json::parse(r.request);
+  // Only when some are scaled: a default run's report stays as it was, and parts of one merge
+  // with parts written before this field existed.
+  if (!r.assumptions.empty()) out["assumptions"] = assumptions_json(r.assumptions);
   return out;
 }
 

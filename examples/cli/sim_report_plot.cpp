@@ -120,7 +120,8 @@ std::vector<std::string> write_sim_plots(const sim_report& r, const std::string&
             "set output {}\nset title {}\nset ylabel {}\nset yrange [0:*]\nset xrange [-0.6:{}.6]\n"
             "set boxwidth 0.6\nset style fill solid 0.5 border -1\nset key off\n"
             "plot {} using 1:3:4:xtic(2) with boxerrorbars lc rgb '#4477aa'\n",
-            gp_quoted(png), gp_quoted(fmt::format("{} {}: mean and stddev over runs and groups", p.name, e.name)),
+            gp_quoted(png), gp_quoted(fmt::format("{} {}: mean and stddev over runs and groups{}", p.name, e.name,
+                                  e.assumptions.empty() ? "" : " (scaled: " + scaled_text(e.assumptions) + ")")),
             gp_quoted(e.elapsed ? "elapsed seconds per group (lower is better)" : "throughput per group (ops/s)"),
             e.stacks.empty() ? 0 : e.stacks.size() - 1, gp_quoted(base + "-stacks.dat"));
         pngs.push_back((fs::path(dir) / png).string());

@@ -104,10 +104,23 @@ numaplace::sim::group_result group_of(const part_reader& r, const json& doc, con
   return g;
 }
 
+// The scaled assumptions at `at`; none when it is absent (a default run's report).
+std::vector<sim_assumption> assumptions_of(const part_reader& r, const json& doc, const std::string& at) {
+  std::vector<sim_assumption> out;
+  if (!doc.contains(json::json_pointer(at))) return out;
+  if (!r.at(doc, at).is_array()) r.fail(at, "has the wrong type; expected numaplace sim --json output");
+  for (std::size_t i = 0; i < r.at(doc, at).size(); ++i) {
+    const std::string a = fmt::format("{}/{}", at, i);
+    out.push_back({r.get<std::string>(doc, a + "/name"), r.get<double>(doc, a + "/factor")});
+  }
+  return out;
+}
+
 // The report without runs (they are added part by part).
 sim_report skeleton_of(const part_reader& r, const json& doc) {
   sim_report report;
   report.all_presets = r.get<bool>(doc, "/all_presets");
+  report.assumptions = assumptions_of(r, doc, "/assumptions");
   if (const auto request = doc.find("request"); request != doc.end()) {
     if (!request->is_object()) r.fail("/request", "has the wrong type; expected numaplace sim --json output");
     report.request = request->dump();
@@ -125,7 +138,8 @@ sim_report skeleton_of(const part_reader& r, const json& doc) {
                                r.get<unsigned>(doc, ep + "/runs"),
                                r.get<std::uint64_t>(doc, ep + "/seed"),
                                {},
-                               r.get<std::string>(doc, ep + "/costs")};
+                               r.get<std::string>(doc, ep + "/costs"),
+                               assumptions_of(r, doc, ep + "/assumptions")};
       for (std::size_t s = 0; s < r.at(doc, ep + "/stacks").size(); ++s) {
         er.stacks.push_back({r.get<std::string>(doc, fmt::format("{}/stacks/{}/stack", ep, s)), {}, {}, {}});
       }

@@ -123,6 +123,10 @@ std::string claim_line(const sim_preset_result& p, const sim_claim& c) {
 
 void print_sim_text(const sim_report& r, bool per_run) {
   std::vector<std::pair<std::string, std::string>> recap;
+  const std::string scaled = scaled_text(r.assumptions);
+  if (!scaled.empty()) {
+    fmt::print("assumed constants scaled (--assume): {}; these are not the default model's results\n\n", scaled);
+  }
   bool first = true;
   for (const auto& p : r.presets) {
     fmt::print("{}[{}] {}\n", first ? "" : "\n", p.name, p.title);
@@ -132,6 +136,10 @@ void print_sim_text(const sim_report& r, bool per_run) {
       fmt::print("\nexperiment {}\n", e.name);
       fmt::print("  machine:  {}\n", e.machine);
       fmt::print("  costs:    {}\n", e.costs);
+      if (!scaled.empty()) {
+        fmt::print("  scaled:   {}\n", e.assumptions.empty() ? "none of the scaled assumptions applies here"
+                                                             : scaled_text(e.assumptions));
+      }
       fmt::print("  node groups (nodes nearer than the max distance): {}\n", describe_node_groups(e.topology));
       fmt::print("  workload: {}\n", e.workload);
       fmt::print("  runs:     {} per stack, run i with seed {} + i\n", e.runs, e.seed);
@@ -158,7 +166,7 @@ void print_sim_text(const sim_report& r, bool per_run) {
     }
   }
   if (r.presets.size() > 1 && !recap.empty()) {
-    fmt::print("\nseed reported vs simulated, all presets:\n");
+    fmt::print("\nseed reported vs simulated, all presets{}:\n", scaled.empty() ? "" : ", with " + scaled);
     for (const auto& [preset, line] : recap) fmt::print("{}: {}\n", preset, line);
   }
 }

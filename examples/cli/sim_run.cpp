@@ -14,6 +14,7 @@
 #include <thread>
 #include <utility>
 
+#include <numaplace/sim/assumptions.hpp>
 #include <numaplace/sim/binding.hpp>
 #include <numaplace/sim/experiment.hpp>
 #include <numaplace/sim/seed_presets.hpp>
@@ -150,6 +151,96 @@ std::vector<sim::seed_preset> build_presets(const sim_request& rq) {
   return presets;
 }
 
+// The report without runs: every preset, experiment, stack and claim as the sweep has them.
+sim_report report_frame(const sim_request& rq, const std::vector<sim::seed_preset>& presets) {
+  sim_report report;
+  report.shard = rq.shard;
+  report.shards = rq.shards;
+  report.all_presets = std::find(rq.presets.begin(), rq.presets.end(), "all") != rq.presets.end();
+  for (const auto& p : presets) {
+    sim_preset_result pr{p.name, p.title, {}, {}};
+    for (const auto& e : p.experiments) {
+      sim_experiment_result er{e.name,
+                               is_custom(rq) ? rq.machine_source : machine_label(e.topology),
+                               describe_workload(e.load),
+                               e.topology,
+                               e.load.report_elapsed,
+                               e.runs,
+                               e.seed,
+                               {}};
+      er.machine += " (" + cpu_summary(e.topology, e.machine.default_cpus_per_node) + ")";
+      er.costs = describe_costs(e);
+      for (const auto& s : e.stacks) er.stacks.push_back({s, {}, {}, {}});
+      pr.experiments.push_back(std::move(er));
+    }
+    const auto stddevs = reported_stddevs().find(p.name);
+    for (const auto& c : p.claims) {
+      sim_claim sc{c.experiment, c.baseline, c.variant, c.measure == sim::seed_claim::metric::elapsed,
+                   c.reported_baseline, c.reported_variant, c.note, std::nullopt, std::nullopt};
+      if (stddevs != reported_stddevs().end()) {
+        if (auto b = stddevs->second.find(c.baseline); b != stddevs->second.end()) sc.reported_baseline_stddev = b->second;
+        if (auto v = stddevs->second.find(c.variant); v != stddevs->second.end()) sc.reported_variant_stddev = v->second;
+      }
+      pr.claims.push_back(std::move(sc));
+    }
+    report.presets.push_back(std::move(pr));
+  }
+  return report;
+}
+
+// Each scaled assumption is one the model has, scaled once, by a factor in range.
+void check_assumptions(const std::vector<sim_assumption>& request) {
+  for (std::size_t i = 0; i < request.size(); ++i) {
+    const auto& a = request[i];
+    if (sim::find_assumption(a.name) == nullptr) {
+      std::vector<std::string_view> names;
+      for (const auto& known : sim::assumptions()) names.push_back(known.name);
+      throw usage_error(fmt::format("--assume {}={}: unknown assumption '{}'; valid assumptions: {}", a.name, a.factor,
+                                    a.name, fmt::join(names, ", ")));
+    }
+    if (!(a.factor >= sim::min_assumption_factor && a.factor <= sim::max_assumption_factor)) {
+      throw usage_error(fmt::format("--assume {}={}: the factor must be from {} to {}", a.name, a.factor,
+                                    sim::min_assumption_factor, sim::max_assumption_factor));
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (request[j].name == a.name) throw usage_error(fmt::format("--assume {}: scaled twice", a.name));
+    }
+  }
+}
+
+// Scales the request's assumptions in every experiment, and notes in the report which of them
+// each experiment has. One that no experiment has changed nothing: said on stderr.
+void apply_assumptions(const std::vector<sim_assumption>& request, std::vector<sim::seed_preset>& presets,
+                       sim_report& report) {
+  report.assumptions = request;
+  if (request.empty()) return;
+  std::vector<sim::assumption_scaling> scalings;
+  for (const auto& a : request) scalings.push_back({a.name, a.factor});
+  std::vector<bool> held_anywhere(request.size(), false);
+  for (std::size_t p = 0; p < presets.size(); ++p) {
+    for (std::size_t x = 0; x < presets[p].experiments.size(); ++x) {
+      auto& e = presets[p].experiments[x];
+      std::vector<bool> held;
+      try {
+        held = sim::scale_assumptions(e, scalings);
+      } catch (const std::invalid_argument& bad) {
+        throw usage_error(fmt::format("--assume: {}: {}", e.name, bad.what()));
+      }
+      for (std::size_t i = 0; i < held.size(); ++i) {
+        if (!held[i]) continue;
+        held_anywhere[i] = true;
+        report.presets[p].experiments[x].assumptions.push_back(request[i]);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < request.size(); ++i) {
+    if (!held_anywhere[i]) {
+      fmt::print(stderr, "numaplace: notice: --assume {}: no experiment of this run has it; it changed nothing\n",
+                 request[i].name);
+    }
+  }
+}
+
 struct job {
   std::size_t preset, experiment, stack;
   unsigned run;
@@ -187,6 +278,12 @@ std::vector<std::string> sim_preset_names() {
   return names;
 }
 
+std::vector<std::pair<std::string, std::string>> sim_assumption_names() {
+  std::vector<std::pair<std::string, std::string>> names;
+  for (const auto& a : sim::assumptions()) names.emplace_back(a.name, a.description);
+  return names;
+}
+
 sim_report run_simulations(const sim_request& rq) {
   if (rq.shards == 0 || rq.shard >= rq.shards) {
     throw usage_error(fmt::format("--shard {}/{}: k must be below n", rq.shard, rq.shards));
@@ -194,7 +291,11 @@ sim_report run_simulations(const sim_request& rq) {
   if (rq.runs && (*rq.runs == 0 || *rq.runs > max_runs)) {
     throw usage_error(fmt::format("--runs {}: must be 1 to {}", *rq.runs, max_runs));
   }
-  const std::vector<sim::seed_preset> presets = build_presets(rq);
+  check_assumptions(rq.assumptions);
+  std::vector<sim::seed_preset> presets = build_presets(rq);
+  // The report's frame first: the costs are described before scaling makes derived ones concrete.
+  sim_report report = report_frame(rq, presets);
+  apply_assumptions(rq.assumptions, presets, report);
 
   std::vector<job> jobs;
   for (std::size_t p = 0; p < presets.size(); ++p) {
@@ -243,38 +344,6 @@ sim_report run_simulations(const sim_request& rq) {
   }
   if (failure) std::rethrow_exception(failure);
 
-  sim_report report;
-  report.shard = rq.shard;
-  report.shards = rq.shards;
-  report.all_presets = std::find(rq.presets.begin(), rq.presets.end(), "all") != rq.presets.end();
-  for (const auto& p : presets) {
-    sim_preset_result pr{p.name, p.title, {}, {}};
-    for (const auto& e : p.experiments) {
-      sim_experiment_result er{e.name,
-                               is_custom(rq) ? rq.machine_source : machine_label(e.topology),
-                               describe_workload(e.load),
-                               e.topology,
-                               e.load.report_elapsed,
-                               e.runs,
-                               e.seed,
-                               {}};
-      er.machine += " (" + cpu_summary(e.topology, e.machine.default_cpus_per_node) + ")";
-      er.costs = describe_costs(e);
-      for (const auto& s : e.stacks) er.stacks.push_back({s, {}, {}, {}});
-      pr.experiments.push_back(std::move(er));
-    }
-    const auto stddevs = reported_stddevs().find(p.name);
-    for (const auto& c : p.claims) {
-      sim_claim sc{c.experiment, c.baseline, c.variant, c.measure == sim::seed_claim::metric::elapsed,
-                   c.reported_baseline, c.reported_variant, c.note, std::nullopt, std::nullopt};
-      if (stddevs != reported_stddevs().end()) {
-        if (auto b = stddevs->second.find(c.baseline); b != stddevs->second.end()) sc.reported_baseline_stddev = b->second;
-        if (auto v = stddevs->second.find(c.variant); v != stddevs->second.end()) sc.reported_variant_stddev = v->second;
-      }
-      pr.claims.push_back(std::move(sc));
-    }
-    report.presets.push_back(std::move(pr));
-  }
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const auto& jb = jobs[j];
     auto& s = report.presets[jb.preset].experiments[jb.experiment].stacks[jb.stack];

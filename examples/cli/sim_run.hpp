@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <numaplace/sim/cost_model.hpp>
@@ -40,12 +41,16 @@ struct sim_request {
   unsigned threads = 0;  ///< 0: every core
   unsigned shard = 0, shards = 1;
   bool progress = false;
+  /// Assumed constants scaled in every experiment (numaplace::sim::assumptions), in order.
+  std::vector<sim_assumption> assumptions;
 };
 
 /// Every name --stacks accepts.
 std::vector<std::string> sim_stack_names();
 /// Every name --preset accepts ("all" not included).
 std::vector<std::string> sim_preset_names();
+/// Every name --assume accepts, with what it is.
+std::vector<std::pair<std::string, std::string>> sim_assumption_names();
 
 /// Checks the request, runs it, and gathers the results. Throws usage_error for bad requests
 /// before anything runs.
