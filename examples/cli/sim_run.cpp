@@ -144,7 +144,7 @@ std::vector<sim::seed_preset> build_presets(const sim_request& rq) {
       // give it, the nearest nodes that fit it (explicit ones, from presets, are kept).
       try {
         if (std::any_of(e.stacks.begin(), e.stacks.end(), [](const auto& s) { return sim::binds_to_nodes(s); })) {
-          sim::bind_nearest(e.load, e.topology, e.machine.default_cpus_per_node);
+          sim::bind_nearest(e);
         }
         sim::check_bindings(e.load, e.topology);
       } catch (const std::invalid_argument& bad) {

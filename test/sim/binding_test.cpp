@@ -42,8 +42,9 @@ workload processes_of(const std::vector<std::size_t>& threads) {
   return throughput_workload(std::move(ps), 1.0);
 }
 
-std::vector<nodes> bindings_of(workload w, const dynamic_topology& t, unsigned default_cpus = 1) {
-  bind_nearest(w, t, default_cpus);
+std::vector<nodes> bindings_of(workload w, const dynamic_topology& t, unsigned default_cpus = 1,
+                               unsigned threads_per_core = 1) {
+  bind_nearest(w, t, machine_options{threads_per_core, default_cpus});
   std::vector<nodes> out;
   for (const auto& p : w.processes) out.push_back(p.bind_nodes);
   return out;
@@ -168,7 +169,7 @@ TEST_CASE("an inverse-bound run keeps its tasks on its CPU nodes and its memory 
   const auto t = leonardo();
   workload w = workloads::numa01(32);
   w.work_per_thread_ms = 500;
-  bind_nearest(w, t, 1);
+  bind_nearest(w, t, machine_options{});
   run_options o;
   const run_result inverse = run_stack(t, w, inverse_binding_name, o);
   const run_result hard = run_stack(t, w, hard_binding_name, o);
@@ -190,7 +191,7 @@ TEST_CASE("a binding to a node beyond the machine or without CPUs is refused by 
   const auto seed000 = preset_machine("seed000-8node");
   workload w = processes_of({4, 4});
   w.processes[1].bind_nodes = {3, 9};
-  const std::string beyond = error_of([&] { bind_nearest(w, seed000, 1); });
+  const std::string beyond = error_of([&] { bind_nearest(w, seed000, machine_options{}); });
   CHECK(beyond == "process p1 binds to node index 9, beyond the machine's 8 nodes");
   w.processes[0].bind_nodes = {0};
   CHECK(error_of([&] { run_stack(seed000, w, hard_binding_name, {}); }).find("process p1 binds to node index 9") !=
@@ -213,7 +214,7 @@ TEST_CASE("a binding to a node beyond the machine or without CPUs is refused by 
 TEST_CASE("on Leonardo, hard binding numa01 beats no balancing, matches linux-4.2, and inverse binding is worst") {
   experiment e{"numa01:32", leonardo(), workloads::numa01(32), {}, {},
                {"no-balancing", "linux-4.2", "hard-binding", "inverse-binding"}, 3, 1};
-  bind_nearest(e.load, e.topology, e.machine.default_cpus_per_node);
+  bind_nearest(e);
   const auto results = run_experiment(e, 1);
   const auto mean = [&](std::string_view s) { return mean_metric(results_of(results, s), seed_claim::metric::elapsed); };
   const double none = mean("no-balancing"), balanced = mean("linux-4.2"), hard = mean("hard-binding"),

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../topology/dynamic_topology.hpp"
+#include "machine.hpp"
 #include "workload.hpp"
 
 namespace numaplace::sim {
@@ -227,9 +228,10 @@ inline void check_bindings(const workload& w, const dynamic_topology& t) {
 
 /// Gives every process of `w` without bind_nodes the nearest fitting set (nearest_bindings);
 /// explicit bind_nodes are kept, checked (check_bindings), and their nodes count as taken.
-inline void bind_nearest(workload& w, const dynamic_topology& t, unsigned default_cpus) {
+/// `m` describes the machine as its runs will have it (machine_of).
+inline void bind_nearest(workload& w, const dynamic_topology& t, const machine_options& m) {
   check_bindings(w, t);
-  const auto cpus = binding_cpus(t, default_cpus);
+  const auto cpus = binding_cpus(t, m.default_cpus_per_node);
   std::vector<bool> taken(t.node_count(), false);
   std::vector<std::size_t> threads;
   for (const process_spec& p : w.processes) {
