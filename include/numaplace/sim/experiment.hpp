@@ -88,10 +88,10 @@ struct experiment {
   std::optional<machine_costs> hardware{};
 };
 
-/// Binds the processes of `e` without bind_nodes as a user would (bind_nearest), on the
-/// machine its runs will have.
-inline void bind_nearest(experiment& e) {
-  bind_nearest(e.load, e.topology, machine_of(e.machine, e.hardware));
+/// Binds the processes of `e` without bind_nodes as a user would (bind_nearest), by the cores
+/// its runs will have.
+inline binding_sizing bind_nearest(experiment& e) {
+  return bind_nearest(e.load, e.topology, machine_of(e.machine, e.hardware));
 }
 
 /// All runs of one stack, in seed order.
