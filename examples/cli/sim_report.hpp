@@ -53,6 +53,9 @@ struct sim_experiment_result {
   /// What memory costs in these runs: the measured costs' machine, or the SLIT derivation's
   /// assumption (numaplace::sim::from_slit), said in so many words.
   std::string costs{};
+  /// How hard and inverse binding sized their node sets (by cores, or by logical CPUs and
+  /// why), said in so many words; empty when neither runs.
+  std::string binding{};
 };
 
 struct sim_preset_result {

@@ -108,17 +108,19 @@ json experiment_json(const sim_experiment_result& e, bool timeline) {
                       {"groups", st.groups},
                       {"runs", std::move(runs)}});
   }
-  return {{"name", e.name},
-          {"machine", e.machine},
-          {"topology", topology_json(e.topology)},
-          {"costs", e.costs},
-          {"node_groups", node_groups_json(e.topology)},
-          {"workload", e.workload},
-          {"metric", e.elapsed ? "elapsed_seconds" : "throughput"},
-          {"runs", e.runs},
-          {"seed", e.seed},
-          {"stacks", std::move(stacks)},
-          {"comparisons", comparisons_json(e)}};
+  json j{{"name", e.name},
+         {"machine", e.machine},
+         {"topology", topology_json(e.topology)},
+         {"costs", e.costs},
+         {"node_groups", node_groups_json(e.topology)},
+         {"workload", e.workload},
+         {"metric", e.elapsed ? "elapsed_seconds" : "throughput"},
+         {"runs", e.runs},
+         {"seed", e.seed},
+         {"stacks", std::move(stacks)},
+         {"comparisons", comparisons_json(e)}};
+  if (!e.binding.empty()) j["binding"] = e.binding;
+  return j;
 }
 
 json claim_json(const sim_preset_result& p, const sim_claim& c) {
