@@ -144,8 +144,9 @@ class sim_command final : public command {
 
     app_->add_option("--stacks", stacks_,
                      fmt::format("Stacks to compare (default: the preset's; custom: no-balancing,linux-modern): {}. "
-                                 "hard-binding binds each process's CPUs and memory to the nearest nodes that fit "
-                                 "it, apart from the others; inverse-binding binds its CPUs so and its memory to "
+                                 "hard-binding binds each process's CPUs and memory to the nearest nodes whose "
+                                 "cores hold its threads, one per core (logical CPUs when the cores cannot), apart "
+                                 "from the others; inverse-binding binds its CPUs so and its memory to "
                                  "the farthest nodes (the worst case)",
                                  fmt::join(sim_stack_names(), ", ")))
         ->delimiter(',')

@@ -65,6 +65,9 @@ struct sim_experiment_result {
   std::string costs{};
   /// The sweep's scaled assumptions this experiment has (the others do not apply to it).
   std::vector<sim_assumption> assumptions{};
+  /// How hard and inverse binding sized their node sets (by cores, or by logical CPUs and
+  /// why), said in so many words; empty when neither runs.
+  std::string binding{};
 };
 
 struct sim_preset_result {

@@ -137,6 +137,7 @@ json experiment_json(const sim_experiment_result& e, bool timeline, bool scaled)
            {"comparisons", comparisons_json(e)}};
   // Which of the sweep's scaled assumptions this experiment has (none: it ran the default model).
   if (scaled) out["assumptions"] = assumptions_json(e.assumptions);
+  if (!e.binding.empty()) out["binding"] = e.binding;
   return out;
 }
 

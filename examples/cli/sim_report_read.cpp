@@ -140,6 +140,7 @@ sim_report skeleton_of(const part_reader& r, const json& doc) {
                                {},
                                r.get<std::string>(doc, ep + "/costs"),
                                assumptions_of(r, doc, ep + "/assumptions")};
+      if (r.at(doc, ep).contains("binding")) er.binding = r.get<std::string>(doc, ep + "/binding");
       for (std::size_t s = 0; s < r.at(doc, ep + "/stacks").size(); ++s) {
         er.stacks.push_back({r.get<std::string>(doc, fmt::format("{}/stacks/{}/stack", ep, s)), {}, {}, {}});
       }

@@ -80,6 +80,20 @@ std::string describe_costs(const sim::experiment& e) {
   return "assumed, " + sim::from_slit_assumption();
 }
 
+// How hard and inverse binding sized their node sets, said as the costs are.
+std::string describe_binding(const sim::binding_sizing& b) {
+  if (b.processes == 0) return "as the experiment gives it (every process names its nodes)";
+  const auto load = fmt::format("{} thread{} in {} process{}, {} free core{}", b.threads, b.threads == 1 ? "" : "s",
+                                b.processes, b.processes == 1 ? "" : "es", b.cores, b.cores == 1 ? "" : "s");
+  if (b.threads_per_core == 1) return "by cores (no SMT: a core is a CPU): " + load;
+  if (!b.by_cores) {
+    return fmt::format("by logical CPUs (SMT{}): the free cores cannot hold the processes apart, one thread per "
+                       "core: {}",
+                       b.threads_per_core, load);
+  }
+  return fmt::format("by cores (SMT{}), one thread per core, as numactl users bind: {}", b.threads_per_core, load);
+}
+
 sim::seed_preset resolve_preset(const std::string& name) {
   // Presets by number, as the issue counts them: 1 is seed000.
   if (name.size() == 1 && name[0] >= '1' && name[0] <= '5') return sim::all_seed_presets()[std::size_t(name[0] - '1')];
@@ -102,7 +116,14 @@ void check_stacks(const std::vector<std::string>& stacks) {
 
 bool is_custom(const sim_request& rq) { return !rq.workloads.empty() || !rq.loads.empty(); }
 
-std::vector<sim::seed_preset> build_presets(const sim_request& rq) {
+// The experiments to run, by preset, each with how hard and inverse binding sized its sets
+// (describe_binding; empty when no binding stack runs).
+struct planned_sweep {
+  std::vector<sim::seed_preset> presets;
+  std::vector<std::vector<std::string>> binding;
+};
+
+planned_sweep build_presets(const sim_request& rq) {
   std::vector<sim::seed_preset> presets;
   if (is_custom(rq)) {
     numaplace::dynamic_topology machine =
@@ -130,17 +151,20 @@ std::vector<sim::seed_preset> build_presets(const sim_request& rq) {
       }
     }
   }
+  std::vector<std::vector<std::string>> binding;
   for (auto& p : presets) {
-    for (auto& e : p.experiments) {
+    auto& sized = binding.emplace_back(p.experiments.size());
+    for (std::size_t x = 0; x < p.experiments.size(); ++x) {
+      auto& e = p.experiments[x];
       if (!rq.stacks.empty()) e.stacks = rq.stacks;
       if (rq.runs) e.runs = *rq.runs;
       if (rq.seed) e.seed = *rq.seed;
       check_stacks(e.stacks);
       // The binding baselines need bind_nodes: a process without them gets those a user would
-      // give it, the nearest nodes that fit it (explicit ones, from presets, are kept).
+      // give it, the nearest nodes whose cores hold it (explicit ones, from presets, are kept).
       try {
         if (std::any_of(e.stacks.begin(), e.stacks.end(), [](const auto& s) { return sim::binds_to_nodes(s); })) {
-          sim::bind_nearest(e.load, e.topology, e.machine.default_cpus_per_node);
+          sized[x] = describe_binding(sim::bind_nearest(e));
         }
         sim::check_bindings(e.load, e.topology);
       } catch (const std::invalid_argument& bad) {
@@ -148,18 +172,20 @@ std::vector<sim::seed_preset> build_presets(const sim_request& rq) {
       }
     }
   }
-  return presets;
+  return {std::move(presets), std::move(binding)};
 }
 
 // The report without runs: every preset, experiment, stack and claim as the sweep has them.
-sim_report report_frame(const sim_request& rq, const std::vector<sim::seed_preset>& presets) {
+sim_report report_frame(const sim_request& rq, const planned_sweep& sweep) {
   sim_report report;
   report.shard = rq.shard;
   report.shards = rq.shards;
   report.all_presets = std::find(rq.presets.begin(), rq.presets.end(), "all") != rq.presets.end();
-  for (const auto& p : presets) {
+  for (std::size_t pi = 0; pi < sweep.presets.size(); ++pi) {
+    const auto& p = sweep.presets[pi];
     sim_preset_result pr{p.name, p.title, {}, {}};
-    for (const auto& e : p.experiments) {
+    for (std::size_t x = 0; x < p.experiments.size(); ++x) {
+      const auto& e = p.experiments[x];
       sim_experiment_result er{e.name,
                                is_custom(rq) ? rq.machine_source : machine_label(e.topology),
                                describe_workload(e.load),
@@ -170,6 +196,7 @@ sim_report report_frame(const sim_request& rq, const std::vector<sim::seed_prese
                                {}};
       er.machine += " (" + cpu_summary(e.topology, e.machine.default_cpus_per_node) + ")";
       er.costs = describe_costs(e);
+      er.binding = sweep.binding[pi][x];
       for (const auto& s : e.stacks) er.stacks.push_back({s, {}, {}, {}});
       pr.experiments.push_back(std::move(er));
     }
@@ -292,9 +319,10 @@ sim_report run_simulations(const sim_request& rq) {
     throw usage_error(fmt::format("--runs {}: must be 1 to {}", *rq.runs, max_runs));
   }
   check_assumptions(rq.assumptions);
-  std::vector<sim::seed_preset> presets = build_presets(rq);
+  planned_sweep sweep = build_presets(rq);
+  std::vector<sim::seed_preset>& presets = sweep.presets;
   // The report's frame first: the costs are described before scaling makes derived ones concrete.
-  sim_report report = report_frame(rq, presets);
+  sim_report report = report_frame(rq, sweep);
   apply_assumptions(rq.assumptions, presets, report);
 
   std::vector<job> jobs;

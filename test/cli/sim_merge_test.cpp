@@ -56,6 +56,20 @@ TEST_CASE("seed presets merge too") {
   CHECK(output_of({"sim", "--merge", part("s0", a), part("s1", b), "--json"}) == output_of(args));
 }
 
+TEST_CASE("a sweep with hard binding merges with how its sets were sized") {
+  const std::vector<std::string> args{"sim",   "--workload", "specjbb:2:8:3", "--machine", "seed001-4node",
+                                      "--stacks", "hard-binding", "--runs",      "2"};
+  auto json_args = args, a = args, b = args;
+  json_args.push_back("--json");
+  a.insert(a.end(), {"--shard", "0/2", "--json"});
+  b.insert(b.end(), {"--shard", "1/2", "--json"});
+  const auto p0 = part("b0", a), p1 = part("b1", b);
+  CHECK(output_of({"sim", "--merge", p0, p1, "--json"}) == output_of(json_args));
+  const std::string text = output_of({"sim", "--merge", p0, p1});
+  CHECK(text == output_of(args));
+  CHECK(text.find("\n  binding:  by cores (SMT4), one thread per core") != std::string::npos);
+}
+
 TEST_CASE("parts that do not make one sweep are refused, naming the file") {
   const auto p0 = part("r0", sweep({"--shard", "0/2"}));
   const auto p1 = part("r1", sweep({"--shard", "1/2"}));

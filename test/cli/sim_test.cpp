@@ -174,6 +174,27 @@ TEST_CASE("hard binding of a custom workload binds each process to nodes of its 
   CHECK(groups[0]["memory_nodes"] == json({0, 1}));
 }
 
+TEST_CASE("hard binding says how it sized its sets: by cores, or by logical CPUs when the cores cannot") {
+  // seed000-8node's measured costs state SMT2: one 80-warehouse JVM gets all 80 cores.
+  const json one = run_json({"sim", "--workload", "specjbb:1:80:3", "--machine", "seed000-8node", "--runs", "1",
+                             "--stacks", "no-balancing,hard-binding", "--json"});
+  const json& e = one["presets"][0]["experiments"][0];
+  CHECK(e["binding"] ==
+        "by cores (SMT2), one thread per core, as numactl users bind: 80 threads in 1 process, 80 free cores");
+  CHECK(e["stacks"][1]["runs"][0]["groups"][0]["memory_nodes"] == json({0, 1, 2, 3, 4, 5, 6, 7}));
+  // Two of them cannot each have 80 cores: a quad each, two threads per core.
+  const auto two = run_numaplace({"sim", "--workload", "specjbb:2:80:3", "--machine", "seed000-8node", "--runs", "1",
+                                  "--stacks", "hard-binding"});
+  INFO("stdout: " << two.out << "\nstderr: " << two.err);
+  CHECK(contains(two.out, "\n  binding:  by logical CPUs (SMT2): the free cores cannot hold the processes apart, one "
+                          "thread per core: 160 threads in 2 processes, 80 free cores\n"));
+  // Without a binding stack nothing is bound, and nothing said.
+  const auto none = run_numaplace(with(small, {"--runs", "1", "--stacks", "no-balancing"}));
+  CHECK_FALSE(contains(none.out, "binding:"));
+  const json unbound = run_json(with(small, {"--runs", "1", "--stacks", "no-balancing", "--json"}));
+  CHECK_FALSE(unbound["presets"][0]["experiments"][0].contains("binding"));
+}
+
 TEST_CASE("inverse binding of a custom workload binds each process's memory to the other's nodes") {
   const json j = run_json({"sim", "--workload", "specjbb:2:30:3", "--machine", "seed001-4node", "--runs", "1",
                            "--stacks", "inverse-binding", "--json"});

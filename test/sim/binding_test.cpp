@@ -1,8 +1,9 @@
 // The baselines' bindings (sim/binding.hpp): each process on the nearest nodes that fit it, as
-// a numactl user would bind it, processes apart; inverse binding's memory at the farthest
-// distance; bad bindings refused by name; and, end to end on Leonardo, hard binding a baseline
+// a numactl user would bind it, one thread per core (logical CPUs when the cores cannot hold
+// the processes), processes apart; inverse binding's memory at the farthest distance; bad
+// bindings refused by name; and, end to end on seed 000 and Leonardo, hard binding a baseline
 // a user accepts (the round robin it replaces bound numa01's second process across both
-// sockets: 28.6 s against the first's 21.7 s).
+// sockets on Leonardo: 28.6 s against the first's 21.7 s).
 
 #include <set>
 #include <stdexcept>
@@ -42,8 +43,9 @@ workload processes_of(const std::vector<std::size_t>& threads) {
   return throughput_workload(std::move(ps), 1.0);
 }
 
-std::vector<nodes> bindings_of(workload w, const dynamic_topology& t, unsigned default_cpus = 1) {
-  bind_nearest(w, t, default_cpus);
+std::vector<nodes> bindings_of(workload w, const dynamic_topology& t, unsigned default_cpus = 1,
+                               unsigned threads_per_core = 1) {
+  bind_nearest(w, t, machine_options{threads_per_core, default_cpus});
   std::vector<nodes> out;
   for (const auto& p : w.processes) out.push_back(p.bind_nodes);
   return out;
@@ -98,6 +100,62 @@ TEST_CASE("seed 000's two 80-warehouse JVMs get a quad each") {
         std::vector<nodes>{{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 2, 3}});
 }
 
+TEST_CASE("with SMT a process is bound by cores, one thread per core, as numactl users bind a job") {
+  const auto seed000 = preset_machine("seed000-8node");  // 20 CPUs a node: 10 cores x 2 threads
+  const auto smt2 = [&](const std::vector<std::size_t>& threads) {
+    return bindings_of(processes_of(threads), seed000, 1, 2);
+  };
+  // 80 threads on 10 cores a node need all 8 nodes, not a quad at two threads per core.
+  CHECK(smt2({80}) == std::vector<nodes>{{0, 1, 2, 3, 4, 5, 6, 7}});
+  // 40 threads fill a quad's 40 cores.
+  CHECK(smt2({40}) == std::vector<nodes>{{0, 1, 2, 3}});
+  // Four of 20 threads get two nodes' cores each, apart.
+  CHECK(smt2({20, 20, 20, 20}) == std::vector<nodes>{{0, 1}, {2, 3}, {4, 5}, {6, 7}});
+  workload w = processes_of({80});
+  const binding_sizing s = bind_nearest(w, seed000, machine_options{2, 1});
+  CHECK(s.by_cores);
+  CHECK(s.threads_per_core == 2);
+  CHECK(s.threads == 80);
+  CHECK(s.cores == 80);
+}
+
+TEST_CASE("with SMT, threads beyond the cores fall back to logical CPUs") {
+  const auto seed000 = preset_machine("seed000-8node");  // 80 cores, 160 CPUs
+  // 100 threads exceed the machine's cores: 5 nodes of 20 CPUs.
+  CHECK(bindings_of(processes_of({100}), seed000, 1, 2) == std::vector<nodes>{{0, 1, 2, 3, 4}});
+  // Two 80-warehouse JVMs cannot each have 80 cores: a quad each, as without SMT.
+  CHECK(bindings_of(workloads::specjbb(2, 80), seed000, 1, 2) == std::vector<nodes>{{0, 1, 2, 3}, {4, 5, 6, 7}});
+  workload w = workloads::specjbb(2, 80);
+  const binding_sizing s = bind_nearest(w, seed000, machine_options{2, 1});
+  CHECK_FALSE(s.by_cores);
+  CHECK(s.processes == 2);
+  CHECK(s.threads == 160);
+  CHECK(s.cores == 80);
+}
+
+TEST_CASE("an experiment is bound by the SMT its measured costs state") {
+  experiment e = seed000_preset().experiments.at(0);  // the DL980's costs: SMT2
+  REQUIRE(e.machine.threads_per_core == 1);
+  e.load = workloads::specjbb(1, 80, 10.0);
+  bind_nearest(e);
+  CHECK(e.load.processes.at(0).bind_nodes == nodes{0, 1, 2, 3, 4, 5, 6, 7});
+}
+
+TEST_CASE("on seed 000, a lone 40-warehouse JVM hard-bound by cores beats no balancing") {
+  // By logical CPUs it got one island, two threads per core, and lost to no balancing by 24 %.
+  experiment e = seed000_preset().experiments.at(0);
+  e.load = workloads::specjbb(1, 40, 10.0);
+  e.stacks = {"no-balancing", "hard-binding"};
+  e.runs = 1;
+  bind_nearest(e);
+  CHECK(e.load.processes.at(0).bind_nodes == nodes{0, 1, 2, 3});
+  const auto results = run_experiment(e, 1);
+  const double none = mean_metric(results_of(results, "no-balancing"), seed_claim::metric::throughput);
+  const double hard = mean_metric(results_of(results, "hard-binding"), seed_claim::metric::throughput);
+  INFO("no-balancing " << none << " ops/s, hard-binding " << hard << " ops/s");
+  CHECK(hard > none);
+}
+
 TEST_CASE("numa01's processes on Leonardo each get a socket, as autonuma-benchmark's HARD_BIND halves the machine") {
   const auto t = leonardo();  // 2 sockets x 4 nodes x 14 CPUs; 12 inside a socket, 21 across
   const auto sets = bindings_of(workloads::numa01(32), t);
@@ -119,6 +177,10 @@ TEST_CASE("explicit bindings are kept and their nodes count as taken") {
   workload w = processes_of({64, 64});
   w.processes[0].bind_nodes = {0};
   CHECK(bindings_of(w, epyc) == std::vector<nodes>{{0}, {1, 2, 3}});
+  // Seed 003's JVMs each name their node: nothing is left to size.
+  experiment e = seed003_preset().experiments.at(0);
+  CHECK(bind_nearest(e).processes == 0);
+  CHECK(e.load.processes.at(2).bind_nodes == nodes{2});
 }
 
 TEST_CASE("nodes without CPUs never join a binding, and nodes without a CPU list count the default") {
@@ -168,7 +230,7 @@ TEST_CASE("an inverse-bound run keeps its tasks on its CPU nodes and its memory 
   const auto t = leonardo();
   workload w = workloads::numa01(32);
   w.work_per_thread_ms = 500;
-  bind_nearest(w, t, 1);
+  bind_nearest(w, t, machine_options{});
   run_options o;
   const run_result inverse = run_stack(t, w, inverse_binding_name, o);
   const run_result hard = run_stack(t, w, hard_binding_name, o);
@@ -190,7 +252,7 @@ TEST_CASE("a binding to a node beyond the machine or without CPUs is refused by 
   const auto seed000 = preset_machine("seed000-8node");
   workload w = processes_of({4, 4});
   w.processes[1].bind_nodes = {3, 9};
-  const std::string beyond = error_of([&] { bind_nearest(w, seed000, 1); });
+  const std::string beyond = error_of([&] { bind_nearest(w, seed000, machine_options{}); });
   CHECK(beyond == "process p1 binds to node index 9, beyond the machine's 8 nodes");
   w.processes[0].bind_nodes = {0};
   CHECK(error_of([&] { run_stack(seed000, w, hard_binding_name, {}); }).find("process p1 binds to node index 9") !=
@@ -213,7 +275,7 @@ TEST_CASE("a binding to a node beyond the machine or without CPUs is refused by 
 TEST_CASE("on Leonardo, hard binding numa01 beats no balancing, matches linux-4.2, and inverse binding is worst") {
   experiment e{"numa01:32", leonardo(), workloads::numa01(32), {}, {},
                {"no-balancing", "linux-4.2", "hard-binding", "inverse-binding"}, 3, 1};
-  bind_nearest(e.load, e.topology, e.machine.default_cpus_per_node);
+  bind_nearest(e);
   const auto results = run_experiment(e, 1);
   const auto mean = [&](std::string_view s) { return mean_metric(results_of(results, s), seed_claim::metric::elapsed); };
   const double none = mean("no-balancing"), balanced = mean("linux-4.2"), hard = mean("hard-binding"),

@@ -257,6 +257,12 @@ inline std::span<const assumption> assumptions() {
                    for (double& gbs : t.costs().node_bandwidth_gbs) gbs *= f;
                    return true;
                  }},
+      assumption{"slit.link_bandwidth", "derived costs: each link's bandwidth, half the smaller node's (assumed)",
+                 [](target& t, double f) {
+                   if (!t.derived_costs() || t.costs().links.empty()) return false;
+                   for (auto& link : t.costs().links) link.gb_per_s *= f;
+                   return true;
+                 }},
       // A machine's costs: the presets' and --costs files' (many derived: each preset's
       // `assumption` says which); the last three also hold for derived costs.
       assumption{"machine.remote_latency", "given costs: each remote ratio's excess over local (derived or assumed on seed000, seed001, seed003)",

@@ -1,8 +1,9 @@
 #pragma once
 // The bindings a user would give the baselines, as numactl --cpunodebind/--membind would be
-// given by hand: each process on the nearest set of nodes whose CPUs hold its threads, the
-// processes of a workload on separate nodes while free nodes remain (as JVMs are bound apart),
-// and, for the inverse baseline, its memory on the nodes farthest from its CPUs.
+// given by hand: each process on the nearest set of nodes whose cores hold its threads, one
+// thread per core (logical CPUs only when the cores cannot), the processes of a workload on
+// separate nodes while free nodes remain (as JVMs are bound apart), and, for the inverse
+// baseline, its memory on the nodes farthest from its CPUs.
 //
 // "Nearest" ranks a set by its largest internal SLIT distance (a set that fits inside a quad or
 // a socket never crosses the farthest distance), then the sum of its internal distances, then
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "../topology/dynamic_topology.hpp"
+#include "machine.hpp"
 #include "workload.hpp"
 
 namespace numaplace::sim {
@@ -35,6 +37,24 @@ inline std::vector<std::size_t> binding_cpus(const dynamic_topology& t, unsigned
   }
   return cpus;
 }
+
+/// The cores each node offers a binding: its CPUs `threads_per_core` to a core, a last partial
+/// group a core too (the simulated machine groups them so).
+inline std::vector<std::size_t> binding_cores(std::span<const std::size_t> cpus, unsigned threads_per_core) {
+  const std::size_t per = std::max(1u, threads_per_core);
+  std::vector<std::size_t> cores;
+  for (const std::size_t c : cpus) cores.push_back((c + per - 1) / per);
+  return cores;
+}
+
+/// How bind_nearest sized the sets it gave, for a report to say.
+struct binding_sizing {
+  unsigned threads_per_core = 1;
+  bool by_cores = true;       ///< one thread per core; false: by logical CPUs
+  std::size_t processes = 0;  ///< the processes it bound (those with explicit bind_nodes not counted)
+  std::size_t threads = 0;    ///< their threads
+  std::size_t cores = 0;      ///< the cores of the nodes free for them
+};
 
 namespace detail {
 
@@ -137,11 +157,12 @@ inline std::vector<node_index> nearest_fitting_nodes(const dynamic_topology& t, 
   return best ? best->nodes : std::vector<node_index>{};
 }
 
-/// CPU nodes for processes of `threads[i]` threads, in order: each the nearest set that fits
-/// among the nodes no earlier process took, widened to its whole tier where the later
-/// processes still fit without it (detail::fill_tier); when the free nodes cannot hold the next process
-/// the machine is full and a new round starts over all nodes; a process bigger than the whole
-/// machine gets every node with CPUs. `taken` marks nodes already bound (explicit bindings).
+/// CPU nodes for processes of `threads[i]` threads, node i holding `cpus[i]` of them (its CPUs,
+/// or its cores), in order: each the nearest set that fits among the nodes no earlier process
+/// took, widened to its whole tier where the later processes still fit without it
+/// (detail::fill_tier); when the free nodes cannot hold the next process the machine is full
+/// and a new round starts over all nodes; a process bigger than the whole machine gets every
+/// node with CPUs. `taken` marks nodes already bound (explicit bindings).
 inline std::vector<std::vector<node_index>> nearest_bindings(const dynamic_topology& t,
                                                              std::span<const std::size_t> cpus,
                                                              std::span<const std::size_t> threads,
@@ -225,22 +246,55 @@ inline void check_bindings(const workload& w, const dynamic_topology& t) {
   }
 }
 
-/// Gives every process of `w` without bind_nodes the nearest fitting set (nearest_bindings);
-/// explicit bind_nodes are kept, checked (check_bindings), and their nodes count as taken.
-inline void bind_nearest(workload& w, const dynamic_topology& t, unsigned default_cpus) {
+namespace detail {
+
+// Whether each set holds its process's threads (node i `holds[i]`) on nodes of its own (no
+// other set's, none `taken`): no process wrapped around or got the whole machine short.
+inline bool held_apart(std::span<const std::size_t> holds, std::span<const std::size_t> threads,
+                       const std::vector<std::vector<node_index>>& sets, std::vector<bool> taken) {
+  for (std::size_t p = 0; p < sets.size(); ++p) {
+    std::size_t held = 0;
+    for (const node_index i : sets[p]) {
+      if (taken[i]) return false;
+      taken[i] = true;
+      held += holds[i];
+    }
+    if (held < threads[p]) return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+
+/// Gives every process of `w` without bind_nodes the nearest fitting set (nearest_bindings),
+/// sized by cores of `m.threads_per_core` threads (machine_of's, the run's SMT): numactl users
+/// bind a job one thread per core. By logical CPUs when the free nodes' cores cannot hold the
+/// processes apart, as autonuma-benchmark's HARD_BIND binds numa01's processes, one thread per
+/// logical CPU of half the machine each. Explicit bind_nodes are kept, checked
+/// (check_bindings), and their nodes count as taken.
+inline binding_sizing bind_nearest(workload& w, const dynamic_topology& t, const machine_options& m) {
   check_bindings(w, t);
-  const auto cpus = binding_cpus(t, default_cpus);
+  const auto cpus = binding_cpus(t, m.default_cpus_per_node);
+  const auto cores = binding_cores(cpus, m.threads_per_core);
   std::vector<bool> taken(t.node_count(), false);
   std::vector<std::size_t> threads;
   for (const process_spec& p : w.processes) {
     for (const auto b : p.bind_nodes) taken[b] = true;
     if (p.bind_nodes.empty()) threads.push_back(p.threads.size());
   }
-  auto sets = nearest_bindings(t, cpus, threads, std::move(taken));
+  binding_sizing sizing{std::max(1u, m.threads_per_core), true, threads.size(), 0, 0};
+  for (const std::size_t n : threads) sizing.threads += n;
+  for (node_index i = 0; i < t.node_count(); ++i) sizing.cores += taken[i] ? 0 : cores[i];
+  auto sets = nearest_bindings(t, cores, threads, taken);
+  if (sizing.threads_per_core > 1 && !detail::held_apart(cores, threads, sets, taken)) {
+    sizing.by_cores = false;
+    sets = nearest_bindings(t, cpus, threads, taken);
+  }
   std::size_t next = 0;
   for (process_spec& p : w.processes) {
     if (p.bind_nodes.empty()) p.bind_nodes = std::move(sets[next++]);
   }
+  return sizing;
 }
 
 }  // namespace numaplace::sim

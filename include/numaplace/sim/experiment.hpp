@@ -17,6 +17,7 @@
 #include "../stacks.hpp"
 #include "../topology/dynamic_topology.hpp"
 #include "baselines.hpp"
+#include "binding.hpp"
 #include "compiled_stacks.hpp"
 #include "result.hpp"
 #include "run_engine.hpp"
@@ -86,6 +87,12 @@ struct experiment {
   /// The machine's measured costs; empty: derived from SLIT.
   std::optional<machine_costs> hardware{};
 };
+
+/// Binds the processes of `e` without bind_nodes as a user would (bind_nearest), by the cores
+/// its runs will have.
+inline binding_sizing bind_nearest(experiment& e) {
+  return bind_nearest(e.load, e.topology, machine_of(e.machine, e.hardware));
+}
 
 /// All runs of one stack, in seed order.
 struct stack_results {

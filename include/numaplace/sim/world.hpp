@@ -31,6 +31,12 @@ constexpr bool binds_cpus(balancing m) noexcept {
   return m == balancing::hard_binding || m == balancing::inverse_binding;
 }
 
+/// The machine's CPU layout: SMT as its measured costs state it, else as `options` do.
+inline machine_options machine_of(machine_options options, const std::optional<machine_costs>& hardware) {
+  if (hardware && hardware->threads_per_core != 0) options.threads_per_core = hardware->threads_per_core;
+  return options;
+}
+
 struct run_options {
   std::uint64_t seed = 1;
   cost_model costs{};
@@ -61,7 +67,7 @@ struct world {
         o(options),
         c(options.costs),
         rng(options.seed),
-        m(topology, machine_of(options)),
+        m(topology, machine_of(options.machine, options.hardware)),
         hw(costs_for(topology, options, m)),
         mem(load, topology.node_count()) {}
 
@@ -89,13 +95,6 @@ struct world {
   }
 
  private:
-  // The machine's CPU layout: SMT as its measured costs state it, else as the options do.
-  static machine_options machine_of(const run_options& o) {
-    machine_options mo = o.machine;
-    if (o.hardware && o.hardware->threads_per_core != 0) mo.threads_per_core = o.hardware->threads_per_core;
-    return mo;
-  }
-
   // The run's hardware: the options' measured costs, checked against the machine, else
   // derived from its SLIT and CPU counts.
   static machine_costs costs_for(const dynamic_topology& topology, const run_options& o, const machine& m) {
