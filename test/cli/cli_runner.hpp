@@ -77,6 +77,19 @@ inline std::string scratch_file(const std::string& name, const std::string& text
   return path.string();
 }
 
+/// The standard output of `args`, which must succeed.
+inline std::string output_of(const std::vector<std::string>& args) {
+  const auto r = run_numaplace(args);
+  INFO("stderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  return r.out;
+}
+
+/// Writes what `args` print to a scratch file named after `name` (a sim --json part to merge).
+inline std::string part(const std::string& name, const std::vector<std::string>& args) {
+  return scratch_file(name + ".json", output_of(args));
+}
+
 /// A file under test/data.
 inline std::string data_file(const std::string& relative) { return std::string(NUMAPLACE_TEST_DATA) + "/" + relative; }
 

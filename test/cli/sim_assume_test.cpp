@@ -27,18 +27,6 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-std::string output_of(const std::vector<std::string>& args) {
-  const auto r = run_numaplace(args);
-  INFO("stderr: " << r.err);
-  REQUIRE(r.exit_code == 0);
-  return r.out;
-}
-
-std::string part(const std::string& name, const std::vector<std::string>& args) {
-  const auto path = (std::filesystem::temp_directory_path() / ("numaplace-assume-test-" + name + ".json")).string();
-  std::ofstream(path) << output_of(args);
-  return path;
-}
 
 const json doubled = json::array({{{"name", "specjbb.memory_bound"}, {"factor", 2.0}}});
 

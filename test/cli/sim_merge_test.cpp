@@ -16,18 +16,6 @@ namespace {
 
 const std::string experiment = std::string(NUMAPLACE_TEST_DATA) + "/../../examples/experiments/staggered-start.json";
 
-std::string output_of(const std::vector<std::string>& args) {
-  const auto r = run_numaplace(args);
-  INFO("stderr: " << r.err);
-  REQUIRE(r.exit_code == 0);
-  return r.out;
-}
-
-std::string part(const std::string& name, const std::vector<std::string>& args) {
-  const auto path = (std::filesystem::temp_directory_path() / ("numaplace-merge-test-" + name + ".json")).string();
-  std::ofstream(path) << output_of(args);
-  return path;
-}
 
 std::vector<std::string> sweep(std::vector<std::string> extra) {
   std::vector<std::string> args{"sim", "--config", experiment, "--runs", "3", "--threads", "2", "--json"};

@@ -305,7 +305,7 @@ TEST_CASE("on saturated nodes, all memory local is faster than the same CPUs wit
   // binding about half the elapsed time of hard binding here.
   const auto t = generate::fully_connected(8, 20, {8, std::uint64_t{1} << 32});
   workload w = workloads::numa01_thread_alloc(16, 512, 2000);
-  bind_nearest(w, t, 8);
+  bind_nearest(w, t, machine_options{});
   const auto elapsed = [&](balancing mode) {
     run_result r;
     with_baseline_engine(t, w, {}, mode, [&](auto& e) {
