@@ -13,6 +13,8 @@
 
 using nlohmann::json;
 using numaplace_cli_test::check_rejected;
+using numaplace_cli_test::output_of;
+using numaplace_cli_test::part;
 using numaplace_cli_test::run_numaplace;
 
 namespace {

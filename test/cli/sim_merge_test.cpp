@@ -10,6 +10,8 @@
 
 #include "cli_runner.hpp"
 
+using numaplace_cli_test::output_of;
+using numaplace_cli_test::part;
 using numaplace_cli_test::run_numaplace;
 
 namespace {
