@@ -108,6 +108,7 @@ struct workload_result {
   rate placement, placement_grouped, migrate, preferred_left;
   exact weights, node_stats, kind_and_partner;
   std::size_t migrate_sets_by_caller_mismatch = 0, other_curr = 0, stale_candidates = 0, incomplete = 0;
+  std::size_t unreadable_curr = 0;  // swap candidates' probe records with a field the kernel could not read
   std::uint64_t lost = 0;
   std::vector<std::string> placement_misses, migrate_misses;
 };
@@ -245,6 +246,14 @@ class decision_oracle {
       } else if (e.name.rfind("curr", 0) == 0) {
         const auto c = to_int<cpu_index>(std::string_view(e.name).substr(4));
         if (!c || *c >= g_.cpus) throw trace_error(log.file + ":" + std::to_string(e.line) + ": " + e.name + ": no such CPU");
+        // A record without every field curr_task() reads (seen in a live jvm run: a line with
+        // no tf12, a value the probe could not fetch as a number, as when the task changes
+        // under it) is left out, and the candidate's last known faults stand in, as for one
+        // without a probe of its own. It failed the whole analysis before.
+        if (!readable_curr(log, e)) {
+          ++res.unreadable_curr;
+          continue;
+        }
         pending[static_cast<long>(log.get(e, "for"))].curr[*c] = k;
       } else if (e.name == "sched_move_numa" || e.name == "sched_swap_numa" || e.name == "sched_stick_numa") {
         const bool pair = e.name != "sched_move_numa";
@@ -405,6 +414,17 @@ class decision_oracle {
   // A CPU's running task as the view's task: the mover itself, a workload thread with the
   // faults the np/currN probe read at this try (else its last known ones), or a kernel thread
   // or the sampler, which has no faults and is taken as pinned.
+  // Whether a swap candidate's probe record holds every field curr_task() reads.
+  bool readable_curr(const trace_log& log, const trace_event& e) const {
+    try {
+      for (const char* key : {"for", "pid", "pref", "tload"}) log.get(e, key);
+      captured_faults(log, e, g_, o_.no_groups);
+      return true;
+    } catch (const trace_error&) {
+      return false;
+    }
+  }
+
   task_index curr_task(guest_view& v, std::map<long, task_index>& by_pid, const trace_log& log, const try_capture& tc,
                        cpu_index c, long curr, const faults_state& mover, const std::set<long>& workload,
                        workload_result& res) {
@@ -673,6 +693,9 @@ int run_with(const options& o, const guest_layout& g) {
       if (r.stale_candidates)
         std::printf("  %zu swap candidates without a probe of their own (their last known faults)\n", r.stale_candidates);
       if (r.incomplete) std::printf("  %zu task_numa_migrate calls captured incompletely (not scored)\n", r.incomplete);
+      if (r.unreadable_curr)
+        std::printf("  %zu swap candidates' probe records had a field the kernel could not read (left out)\n",
+                    r.unreadable_curr);
       if (r.migrate_sets_by_caller_mismatch)
         std::printf("  %zu sched_setnuma calls whose return address disagrees with the event order\n",
                     r.migrate_sets_by_caller_mismatch);
