@@ -124,7 +124,8 @@ class load_solver {
     for (node_index a = 0; a < n; ++a) {
       for (node_index b = 0; b < n; ++b) {
         if (a == b || node_utilisation(a, hw) > node_utilisation(b, hw)) continue;
-        if (cost_[a * n + a] > cost_[a * n + b] * (1 + 1e-12)) {
+        // Each factor is within the tolerance of its load's, so equal loads may differ by that.
+        if (cost_[a * n + a] > cost_[a * n + b] * (1 + 4 * tolerance)) {
           return "node " + std::to_string(a) + "'s local memory costs " + std::to_string(cost_[a * n + a]) +
                  ", more than node " + std::to_string(b) + "'s (" + std::to_string(cost_[a * n + b]) +
                  ") at no less load";
