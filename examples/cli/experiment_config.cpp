@@ -7,8 +7,6 @@
 #include <cmath>
 #include <filesystem>
 #include <initializer_list>
-#include <iostream>
-#include <iterator>
 #include <limits>
 #include <sstream>
 
@@ -16,6 +14,7 @@
 #include <numaplace/topology/generator_spec.hpp>
 
 #include "json_checker.hpp"
+#include "read_input.hpp"
 #include "json_positions.hpp"
 #include "json_stamp.hpp"
 #include "machine_costs_json.hpp"
@@ -29,7 +28,6 @@ using json = nlohmann::json;
 namespace sim = numaplace::sim;
 
 // Far beyond any experiment a simulation finishes; keeps a hostile file's work bounded.
-constexpr std::size_t max_depth = 16;
 constexpr std::uint64_t max_processes = 1024;
 constexpr std::uint64_t max_threads = 4096;
 constexpr std::uint64_t max_regions = 1024;
@@ -366,21 +364,16 @@ experiment_config parse_experiment_config(std::string_view input, const std::str
   if (input.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     c.fail_at(0, "the file is empty; expected a JSON object with machine and workloads");
   }
+  if (const auto deep = too_deep_at(input)) c.fail_at(*deep, too_deep_message());
   json doc;
   try {
-    // Refused past max_depth while parsing, before anything deep is built.
-    doc = json::parse(input, [&](int depth, json::parse_event_t, json&) {
-      if (depth > static_cast<int>(max_depth)) throw std::length_error("too deep");
-      return true;
-    });
+    doc = json::parse(input);
   } catch (const json::parse_error& e) {
     std::string what = e.what();
     if (const auto colon = what.find(": ", what.find("parse error")); colon != std::string::npos) what.erase(0, colon + 2);
     c.fail_at(e.byte == 0 ? 0 : e.byte - 1, what);
   } catch (const json::exception& e) {
     c.fail_at(0, e.what());  // a number beyond double and the like
-  } catch (const std::length_error&) {
-    c.fail_at(0, fmt::format("nested deeper than {} levels", max_depth));
   }
   c.check_duplicate_keys();
   object(c, doc, "",
@@ -418,11 +411,8 @@ experiment_config parse_experiment_config(std::string_view input, const std::str
 }
 
 experiment_config read_experiment_config(const std::string& path, const std::vector<std::string>& stack_names) {
-  if (path == "-") {
-    const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    return parse_experiment_config(text, "<stdin>", "", stack_names);
-  }
-  const std::string text = read_json_file<experiment_config_error>(path);
+  const std::string text = read_input(path, "a JSON experiment file");
+  if (path == "-") return parse_experiment_config(text, "<stdin>", "", stack_names);
   return parse_experiment_config(text, path, std::filesystem::path(path).parent_path().string(), stack_names);
 }
 

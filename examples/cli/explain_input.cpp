@@ -1,6 +1,7 @@
 #include "explain_input.hpp"
 
 #include "json_checker.hpp"
+#include "read_input.hpp"
 
 #include <fmt/format.h>
 
@@ -11,8 +12,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
-#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <numaplace/topology/error.hpp>
@@ -270,6 +269,7 @@ explain_input parse_explain_input(std::string_view text, const std::string& sour
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     c.fail("", "the input is empty; expected a JSON object with \"distances\" and \"task_faults\"");
   }
+  if (const auto deep = too_deep_at(text)) c.fail("", fmt::format("not valid JSON (byte {}): {}", *deep + 1, too_deep_message()));
   json doc;
   try {
     doc = json::parse(text);
@@ -327,12 +327,8 @@ explain_input parse_explain_input(std::string_view text, const std::string& sour
 }
 
 explain_input read_explain_input(const std::string& path) {
-  if (path == "-") {
-    std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    if (std::cin.bad()) throw explain_input_error("stdin: cannot read the standard input");
-    return parse_explain_input(text, "stdin");
-  }
-  return parse_explain_input(read_json_file<explain_input_error>(path), path);
+  const std::string text = read_input(path, "explain's JSON input (distances and task_faults)");
+  return parse_explain_input(text, path == "-" ? "stdin" : path);
 }
 
 }  // namespace numaplace_cli

@@ -1,19 +1,15 @@
 #pragma once
 // The one way the CLI's JSON readers report a problem: "<source>: <path>: <what>", thrown as
 // the reader's own error type, so every message names the file and the place in it; and the
-// one way they read a file.
+// bound on how deep a document may nest. (read_input.hpp reads the files.)
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstddef>
-#include <cstring>
 #include <exception>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -79,18 +75,39 @@ inline std::string reason(const std::exception& e) {
   return what;
 }
 
-/// The whole of the file at `path`, or an Error naming it: a folder, a file that cannot be
-/// opened or read.
-template <class Error>
-std::string read_json_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error(fmt::format("{}: is a folder; expected a JSON file", path));
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) throw Error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  return std::move(text).str();
+/// Deeper than any of the CLI's formats nests (a sim report, the deepest, stops at about 18
+/// levels). A document past it is refused before it is parsed: nlohmann::json's parser,
+/// comparison, diff and dump recurse once per level, and a few hundred thousand levels
+/// overflow the stack (`sim --merge` crashed so).
+inline constexpr std::size_t max_json_depth = 64;
+
+/// The offset of the bracket that opens level max_json_depth + 1 of `text` (outside strings),
+/// or none when the document stays within it. Malformed text is left to the parser.
+inline std::optional<std::size_t> too_deep_at(std::string_view text) {
+  std::size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (ch == '\\') {
+        escaped = true;
+      } else if (ch == '"') {
+        in_string = false;
+      }
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      if (++depth > max_json_depth) return i;
+    } else if ((ch == ']' || ch == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
 }
+
+/// The message for a document too_deep_at() refuses.
+inline std::string too_deep_message() { return fmt::format("nested deeper than {} levels, more than any numaplace format", max_json_depth); }
 
 }  // namespace numaplace_cli

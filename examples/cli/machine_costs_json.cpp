@@ -1,6 +1,7 @@
 #include "machine_costs_json.hpp"
 
 #include "json_checker.hpp"
+#include "read_input.hpp"
 #include "json_stamp.hpp"
 
 #include <fmt/format.h>
@@ -200,6 +201,7 @@ parsed_costs parse_costs(std::string_view text, const std::string& source) {
     c.fail("", "the file is empty; expected a JSON object with name, local_latency_ns, latency_ratio, "
                "node_bandwidth_gbs and core_stream_gbs");
   }
+  if (const auto deep = too_deep_at(text)) c.fail_at(text, *deep, too_deep_message());
   json doc;
   try {
     doc = json::parse(text);
@@ -282,7 +284,7 @@ machine_costs parse_machine_costs(std::string_view text, const std::string& sour
 
 machine_costs read_machine_costs(const std::string& path, const numaplace::dynamic_topology& machine,
                                  std::string_view machine_name) {
-  parsed_costs p = parse_costs(read_json_file<machine_costs_error>(path), path);
+  parsed_costs p = parse_costs(read_input(path, "a JSON machine-costs file"), path);
   if (p.costs.node_count() != machine.node_count()) {
     throw machine_costs_error(fmt::format("{}: has costs for {} nodes; the machine ({}) has {}", path,
                                           p.costs.node_count(), machine_name, machine.node_count()));

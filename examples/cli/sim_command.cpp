@@ -230,7 +230,7 @@ class sim_command final : public command {
     rq.progress = progress_ || ::isatty(STDERR_FILENO) != 0;
     if (plot_dir_) require_gnuplot();  // before a long sweep, not after
 
-    sim_report report = merge_->count() > 0 ? merge_sim_reports(merge_paths_) : run_simulations(rq);
+    sim_report report = merge_->count() > 0 ? merge_sim_report_files(merge_paths_) : run_simulations(rq);
     if (request && json_) report.request = request_of(*request, *machine, rq);  // merged parts keep theirs
     if (json_) {
       nlohmann::json j = sim_json(report, timeline_);

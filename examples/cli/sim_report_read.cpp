@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <string>
@@ -13,6 +15,7 @@
 
 #include "exit_codes.hpp"
 #include "json_checker.hpp"
+#include "read_input.hpp"
 #include "json_stamp.hpp"
 #include "sim_report_json.hpp"
 
@@ -81,25 +84,49 @@ numaplace::dynamic_topology topology_of(const part_reader& r, const json& e, con
   }
 }
 
-numaplace::sim::group_result group_of(const part_reader& r, const json& doc, const std::string& at) {
+// A figure a simulation can print: finite and at least `low` (and at most `high`).
+double figure(const part_reader& r, const json& doc, const std::string& at, double low = 0,
+              double high = std::numeric_limits<double>::infinity()) {
+  const double v = r.get<double>(doc, at);
+  if (!std::isfinite(v) || v < low || v > high) {
+    r.fail(at, std::isinf(high) ? fmt::format("{} is not a figure a simulation gives (expected a finite number >= {})", v, low)
+                                : fmt::format("{} is not a figure a simulation gives (expected {} to {})", v, low, high));
+  }
+  return v;
+}
+
+// A per-node list, which must have one entry per node of the experiment's machine.
+template <class T>
+std::vector<T> per_node(const part_reader& r, const json& doc, const std::string& at, std::size_t nodes) {
+  auto v = r.get<std::vector<T>>(doc, at);
+  if (v.size() != nodes) r.fail(at, fmt::format("has {} entries for a machine of {} nodes", v.size(), nodes));
+  return v;
+}
+
+numaplace::sim::group_result group_of(const part_reader& r, const json& doc, const std::string& at,
+                                      const numaplace::dynamic_topology& topology) {
+  const std::size_t nodes = topology.node_count();
   numaplace::sim::group_result g;
   g.name = r.get<std::string>(doc, at + "/name");
-  g.throughput = r.get<double>(doc, at + "/throughput");
-  g.elapsed_seconds = r.get<double>(doc, at + "/elapsed_seconds");
-  g.local_fraction = r.get<double>(doc, at + "/local_fraction");
+  g.throughput = figure(r, doc, at + "/throughput");
+  g.elapsed_seconds = figure(r, doc, at + "/elapsed_seconds");
+  g.local_fraction = figure(r, doc, at + "/local_fraction", 0, 1);
   g.task_migrations = r.get<std::uint64_t>(doc, at + "/task_migrations");
   g.page_migrations = r.get<std::uint64_t>(doc, at + "/page_migrations");
-  g.converged_seconds = r.get<double>(doc, at + "/converged_seconds");
+  g.converged_seconds = figure(r, doc, at + "/converged_seconds");
   g.memory_nodes = r.get<std::vector<numaplace::node_id>>(doc, at + "/memory_nodes");
-  g.memory_per_node = r.get<std::vector<std::uint64_t>>(doc, at + "/memory_per_node");
+  for (const numaplace::node_id id : g.memory_nodes) {
+    if (!topology.index_of(id)) r.fail(at + "/memory_nodes", fmt::format("names node {}, which the machine does not have", id));
+  }
+  g.memory_per_node = per_node<std::uint64_t>(r, doc, at + "/memory_per_node", nodes);
   if (const auto& j = r.at(doc, at); j.contains("tasks_over_time")) {
     for (std::size_t i = 0; i < j["tasks_over_time"].size(); ++i) {
       const std::string o = fmt::format("{}/tasks_over_time/{}", at, i);
-      g.tasks_over_time.push_back({r.get<double>(doc, o + "/seconds"), r.get<std::vector<std::uint32_t>>(doc, o + "/tasks_per_node")});
+      g.tasks_over_time.push_back({figure(r, doc, o + "/seconds"), per_node<std::uint32_t>(r, doc, o + "/tasks_per_node", nodes)});
     }
   } else if (!r.at(doc, at + "/final_tasks").is_null()) {  // parts written without --timeline
-    g.tasks_over_time.push_back({r.get<double>(doc, at + "/final_tasks/seconds"),
-                                 r.get<std::vector<std::uint32_t>>(doc, at + "/final_tasks/tasks_per_node")});
+    g.tasks_over_time.push_back({figure(r, doc, at + "/final_tasks/seconds"),
+                                 per_node<std::uint32_t>(r, doc, at + "/final_tasks/tasks_per_node", nodes)});
   }
   return g;
 }
@@ -167,7 +194,12 @@ sim_report skeleton_of(const part_reader& r, const json& doc) {
   return report;
 }
 
-void add_runs(const part_reader& r, const json& doc, sim_report& report) {
+// Adds the runs of part k of n. Each must be one of that shard's (index % n == k), of the
+// sweep's run count, with the seed its index gives, and not one an earlier part gave
+// (`run_file` remembers whose each run is); its figures must be ones a simulation prints.
+void add_runs(const part_reader& r, const json& doc, std::pair<unsigned, unsigned> shard, sim_report& report,
+              std::map<std::string, std::string>& run_file) {
+  const auto [k, n] = shard;
   for (std::size_t p = 0; p < report.presets.size(); ++p) {
     for (std::size_t x = 0; x < report.presets[p].experiments.size(); ++x) {
       auto& e = report.presets[p].experiments[x];
@@ -175,20 +207,33 @@ void add_runs(const part_reader& r, const json& doc, sim_report& report) {
         const std::string sp = fmt::format("/presets/{}/experiments/{}/stacks/{}/runs", p, x, s);
         for (std::size_t i = 0; i < r.at(doc, sp).size(); ++i) {
           const std::string rp = fmt::format("{}/{}", sp, i);
+          const auto index = r.get<unsigned>(doc, rp + "/run");
+          if (index >= e.runs) r.fail(rp + "/run", fmt::format("is {}, but the sweep has {} runs per stack", index, e.runs));
+          if (index % n != k) r.fail(rp + "/run", fmt::format("run {} belongs to shard {}/{}, not this part's {}/{}", index, index % n, n, k, n));
+          const auto seed = r.get<std::uint64_t>(doc, rp + "/seed");
+          if (seed != e.seed + index) r.fail(rp + "/seed", fmt::format("is {}, but run {} of a sweep seeded {} uses {}", seed, index, e.seed, e.seed + index));
+          const std::string key = fmt::format("{}/{}", sp, index);
+          if (const auto [it, fresh] = run_file.emplace(key, r.source()); !fresh) {
+            r.fail(rp + "/run", fmt::format("run {} of stack {} again ({} gave it already)", index, e.stacks[s].stack, it->second));
+          }
           numaplace::sim::run_result run;
-          run.simulated_seconds = r.get<double>(doc, rp + "/simulated_seconds");
+          run.simulated_seconds = figure(r, doc, rp + "/simulated_seconds");
           run.ticks = r.get<std::uint64_t>(doc, rp + "/ticks");
           run.events = r.get<std::uint64_t>(doc, rp + "/events");
           run.settles.settles = r.get<std::uint64_t>(doc, rp + "/settles/settles");
           run.settles.unsettled = r.get<std::uint64_t>(doc, rp + "/settles/unsettled");
+          if (run.settles.unsettled > run.settles.settles) {
+            r.fail(rp + "/settles/unsettled", fmt::format("{} of {} settles: more than there were", run.settles.unsettled, run.settles.settles));
+          }
           run.settles.sweeps = r.get<std::uint64_t>(doc, rp + "/settles/sweeps");
           run.settles.most_sweeps = r.get<int>(doc, rp + "/settles/most_sweeps");
-          run.settles.worst_residual = r.get<double>(doc, rp + "/settles/worst_residual");
+          if (run.settles.most_sweeps < 0) r.fail(rp + "/settles/most_sweeps", fmt::format("{} is negative", run.settles.most_sweeps));
+          run.settles.worst_residual = figure(r, doc, rp + "/settles/worst_residual");
           for (std::size_t g = 0; g < r.at(doc, rp + "/groups").size(); ++g) {
-            run.groups.push_back(group_of(r, doc, fmt::format("{}/groups/{}", rp, g)));
+            run.groups.push_back(group_of(r, doc, fmt::format("{}/groups/{}", rp, g), e.topology));
           }
-          e.stacks[s].run_index.push_back(r.get<unsigned>(doc, rp + "/run"));
-          e.stacks[s].run_seed.push_back(r.get<std::uint64_t>(doc, rp + "/seed"));
+          e.stacks[s].run_index.push_back(index);
+          e.stacks[s].run_seed.push_back(seed);
           e.stacks[s].runs.push_back(std::move(run));
         }
       }
@@ -210,6 +255,12 @@ void sort_runs(sim_stack_result& s) {
   s = std::move(sorted);
 }
 
+std::vector<std::string> sources_of(const std::vector<report_part>& parts) {
+  std::vector<std::string> out;
+  for (const auto& p : parts) out.push_back(p.source);
+  return out;
+}
+
 std::pair<unsigned, unsigned> shard_of(const part_reader& r, const json& doc) {
   const auto text = r.get<std::string>(doc, "/shard");
   unsigned k = 0, n = 0;
@@ -224,18 +275,26 @@ std::pair<unsigned, unsigned> shard_of(const part_reader& r, const json& doc) {
 
 }  // namespace
 
-sim_report merge_sim_reports(const std::vector<std::string>& paths) {
-  if (paths.empty()) throw usage_error("--merge needs the --json reports of a sweep's shards");
+sim_report merge_sim_report_files(const std::vector<std::string>& paths) {
+  std::vector<report_part> parts;
+  for (const auto& path : paths) parts.push_back({path, read_input(path, "a numaplace sim --json report", max_report_bytes)});
+  return merge_sim_reports(parts);
+}
+
+sim_report merge_sim_reports(const std::vector<report_part>& parts) {
+  if (parts.empty()) throw usage_error("--merge needs the --json reports of a sweep's shards");
   sim_report merged;
   json sweep;
   std::string first;
   std::map<unsigned, std::string> shards;  // k -> file
+  std::map<std::string, std::string> run_file;  // a run's place in the sweep -> file
   unsigned shard_count = 0;
-  for (const auto& path : paths) {
+  for (const auto& [path, text] : parts) {
     const part_reader r(path);
     json doc;
     try {
-      doc = json::parse(read_json_file<bad_input_error>(path));
+      if (const auto deep = too_deep_at(text)) r.fail_at(text, *deep, too_deep_message());
+      doc = json::parse(text);
     } catch (const json::exception& e) {
       r.fail("", fmt::format("not JSON ({}); expected numaplace sim --json output", e.what()));
     }
@@ -256,14 +315,23 @@ sim_report merge_sim_reports(const std::vector<std::string>& paths) {
     if (const auto [it, fresh] = shards.emplace(k, path); !fresh) {
       r.fail("/shard", fmt::format("{}/{} again: {} is that shard too", k, n, it->second));
     }
-    add_runs(r, doc, merged);
+    add_runs(r, doc, {k, n}, merged, run_file);
   }
   for (unsigned k = 0; k < shard_count; ++k) {
-    if (!shards.contains(k)) throw bad_input_error(fmt::format("--merge: shard {}/{} is missing (given: {})", k, shard_count, fmt::join(paths, ", ")));
+    if (!shards.contains(k)) throw bad_input_error(fmt::format("--merge: shard {}/{} is missing (given: {})", k, shard_count, fmt::join(sources_of(parts), ", ")));
   }
+  // Every shard was given once, each run at most once: a run missing now was left out of its part.
   for (auto& p : merged.presets) {
     for (auto& e : p.experiments) {
-      for (auto& s : e.stacks) sort_runs(s);
+      for (auto& s : e.stacks) {
+        sort_runs(s);
+        for (unsigned i = 0; i < e.runs; ++i) {
+          if (i >= s.run_index.size() || s.run_index[i] != i) {
+            throw bad_input_error(fmt::format("--merge: run {} of stack {} in experiment {} is in no part (its shard, {}/{}, is {})", i,
+                                              s.stack, e.name, i % shard_count, shard_count, shards.at(i % shard_count)));
+          }
+        }
+      }
     }
   }
   return merged;

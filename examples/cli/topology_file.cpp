@@ -125,6 +125,7 @@ bool looks_like_json(std::string_view text) {
 
 loaded_topology parse_topology_json(std::string_view text, const std::string& source) {
   const checker c(source);
+  if (const auto deep = too_deep_at(text)) c.fail_at(text, *deep, too_deep_message());
   json doc;
   try {
     doc = json::parse(text);

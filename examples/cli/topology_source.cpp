@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <iostream>
 #include <string_view>
 #include <system_error>
 
@@ -18,6 +17,7 @@
 #include "command.hpp"
 #include "exit_codes.hpp"
 #include "hwloc_source.hpp"
+#include "read_input.hpp"
 #include "topology_file.hpp"
 
 namespace numaplace_cli {
@@ -62,8 +62,7 @@ loaded_topology from_preset(const std::string& name) {
 loaded_topology from_file(const std::string& path) {
   const bool standard_input = path == "-";
   const std::string source = standard_input ? "standard input" : path;
-  const std::string text = standard_input ? numaplace::load::detail::read_stream(std::cin, source)
-                                          : numaplace::load::detail::read_text(path);
+  const std::string text = read_input(path, "a topology file (topo --json output, a distance matrix or numactl --hardware output)");
   loaded_topology loaded = looks_like_json(text) ? parse_topology_json(text, source)
                                                  : loaded_topology{numaplace::load::text(text, source), "", {}};
   loaded.source = standard_input ? "standard input" : fmt::format("file {}", path);

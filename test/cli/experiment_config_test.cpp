@@ -108,7 +108,7 @@ TEST_CASE("--config refuses other workload and machine options, and a missing fi
   CHECK(run_numaplace({"sim", "--config", file, "--machine", "seed003-4node"}).exit_code == 2);
   const auto r = run_numaplace({"sim", "--config", "/nonexistent/exp.json"});
   CHECK(r.exit_code == 2);
-  CHECK(r.err.find("/nonexistent/exp.json: cannot open") != std::string::npos);
+  CHECK(r.err.find("/nonexistent/exp.json: no such file") != std::string::npos);
 }
 
 namespace {

@@ -441,7 +441,7 @@ TEST_CASE("explain: unknown stack, missing file, folder") {
 
   const cli_result missing = run_numaplace({"explain", "/no/such/explain-input.json"});
   CHECK(missing.exit_code == 2);
-  CHECK(missing.err.find("/no/such/explain-input.json: cannot open") != std::string::npos);
+  CHECK(missing.err.find("/no/such/explain-input.json: no such file") != std::string::npos);
   const cli_result folder = run_numaplace({"explain", std::filesystem::temp_directory_path().string()});
   CHECK(folder.exit_code == 2);
   CHECK(folder.err.find("is a folder") != std::string::npos);
