@@ -301,11 +301,14 @@ sim_report merge_sim_reports(const std::vector<report_part>& parts) {
     if (!doc.is_object() || !doc.contains("format")) r.fail("", "has no format; expected numaplace sim --json output");
     check_stamp(doc, sim_report_format, sim_report_schema_version, [&](std::string_view at, const std::string& what) { r.fail(at, what); });
     const auto [k, n] = shard_of(r, doc);
+    // Read through the part's reader first: it checks every field sweep_of() indexes, which
+    // would otherwise meet a number where an object belongs with nlohmann's own exception.
+    sim_report skeleton = skeleton_of(r, doc);
     if (shards.empty()) {
       shard_count = n;
       sweep = sweep_of(doc);
       first = path;
-      merged = skeleton_of(r, doc);
+      merged = std::move(skeleton);
     } else {
       if (n != shard_count) r.fail("/shard", fmt::format("is {}/{}, but {} is one of {} shards", k, n, first, shard_count));
       if (const auto at = first_difference(sweep, sweep_of(doc)); !at.empty()) {

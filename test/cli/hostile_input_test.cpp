@@ -16,6 +16,7 @@
 #include <functional>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_runner.hpp"
@@ -174,5 +175,15 @@ TEST_CASE("merge refuses doctored parts, naming the part and the place") {
   check_rejected({"sim", "--merge", p0, nodes}, nodes + ": " + runs + "/0/groups/0/memory_per_node: has ");
   const auto unsettled = doctored("unsettled.json", p1, [](nlohmann::json& r) { r[0]["settles"]["unsettled"] = r[0]["settles"]["settles"].get<std::uint64_t>() + 1; });
   check_rejected({"sim", "--merge", p0, unsettled}, unsettled + ": " + runs + "/0/settles/unsettled: ");
+  // Another shape where the report has an object or a list: a field's type, not a crash or
+  // nlohmann's message (exit 1 before, found by the fuzz_sim_report target's seeds, edited).
+  for (const auto& [name, pointer] : std::vector<std::pair<std::string, std::string>>{
+           {"shape-presets", "/presets"}, {"shape-stacks", "/presets/0/experiments/0/stacks/0"}, {"shape-claims", "/presets/0/claims"}}) {
+    auto doc = nlohmann::json::parse(text_of(p1));
+    doc[nlohmann::json::json_pointer(pointer)] = pointer == "/presets/0/claims" ? nlohmann::json::array({7}) : nlohmann::json(5);
+    const auto shaped = scratch_file(name + ".json", doc.dump());
+    check_rejected({"sim", "--merge", p0, shaped}, shaped + ": /presets/");
+    std::filesystem::remove(shaped);
+  }
   for (const auto& f : {p0, p1, twice, misplaced, beyond, reseeded, short_part, negative, local, nodes, unsettled}) std::filesystem::remove(f);
 }
