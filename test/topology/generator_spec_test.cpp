@@ -74,3 +74,21 @@ TEST_CASE("a bad spec names the part that is wrong") {
   CHECK(error_of("links:3:10:0-5") == "generator links: link 0-5 names a node beyond 2");
   CHECK(error_of("ring:0").find("needs at least one node") != std::string::npos);
 }
+
+TEST_CASE("a generated machine numbers no CPU past what every reader accepts") {
+  // 20 x 4096 CPUs would be numbered up to 81919; `topo --json` would write a file that
+  // `topo --file` refuses (a CPU number is at most max_cpu_number).
+  CHECK(error_of("fully-connected:20/cpus=4096") ==
+        "generator fully_connected: 20 nodes of 4096 CPUs are 81920 CPUs, more than the 65536 a machine may number (0-65535)");
+  CHECK(error_of("fully-connected:1024/cpus=4096").find("4194304 CPUs") != std::string::npos);
+  const dynamic_topology largest = generate::from_spec("fully-connected:16/cpus=4096");
+  CHECK(largest.cpus(15).back() == max_cpu_number);
+}
+
+TEST_CASE("a long spec is quoted by its start and length, not whole") {
+  const std::string word(2'000'000, 'x');
+  const std::string m = error_of("ring:" + word);
+  CHECK(m.size() < 300);
+  CHECK(m.find("(2000000 characters)") != std::string::npos);
+  CHECK(m.find("(2000005 characters)") != std::string::npos);
+}

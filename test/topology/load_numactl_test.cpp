@@ -147,6 +147,8 @@ TEST_CASE("bad numactl output names the source, the line and the problem") {
       {"node 0 size: lots\n", "n.txt:1:", "expected a size"},
       {"node 0 size: 12 TB\n", "n.txt:1:", "unknown size unit 'TB'"},
       {"node 0 size: -1 MB\n", "n.txt:1:", "size -1 is negative"},
+      {"node 0 size: -0 MB\n", "n.txt:1:", "size -0 has a sign; expected a whole number from 0"},
+      {"node distances:\nnode 0 -00\n", "n.txt:2:", "-00 has a sign"},
       {"node 0 size: 18446744073709551615 MB\n", "n.txt:1:", "memory size is too large"},
       {"node 0 flavour: vanilla\n", "n.txt:1:", "unknown line"},
       {"node 0 size: 10 MB\n109\n", "n.txt:2:", "unknown line '109'"},
@@ -165,6 +167,17 @@ TEST_CASE("bad numactl output names the source, the line and the problem") {
     CHECK(mentions(m, c.at));
     CHECK(mentions(m, c.says));
   }
+}
+
+TEST_CASE("a corrupt word is quoted by its start and length, not whole") {
+  const std::string word(2'000'000, '7');
+  const auto m = error_of([&] { load::numactl_text("node 0 cpus: 0 " + word + "\n", "n.txt"); });
+  CAPTURE(m.substr(0, 200));
+  CHECK(m.size() < 200);
+  CHECK(mentions(m, "(2000000 characters) is larger than 65535"));
+  const auto line = error_of([&] { load::numactl_text("node 0 " + word + ": 1\n", "n.txt"); });
+  CHECK(line.size() < 200);
+  CHECK(mentions(line, "unknown line"));
 }
 
 TEST_CASE("numactl files: errors name the file") {

@@ -57,7 +57,7 @@ namespace detail {
 // without "." or ".." steps that could leave the mount.
 inline void check_cgroup_path(std::string_view path, const std::string& source, std::size_t line) {
   if (path.empty() || path.front() != '/') {
-    load::detail::fail(source, line, "cgroup path '" + std::string(path) + "' does not start with '/'");
+    load::detail::fail(source, line, "cgroup path '" + numaplace::detail::excerpt(path) + "' does not start with '/'");
   }
   std::size_t start = 1;
   while (start <= path.size()) {
@@ -65,7 +65,7 @@ inline void check_cgroup_path(std::string_view path, const std::string& source, 
     if (slash == std::string_view::npos) slash = path.size();
     const auto step = path.substr(start, slash - start);
     if (step == "." || step == "..") {
-      load::detail::fail(source, line, "cgroup path '" + std::string(path) + "' has a '" + std::string(step) + "' step");
+      load::detail::fail(source, line, "cgroup path '" + numaplace::detail::excerpt(path) + "' has a '" + numaplace::detail::excerpt(step) + "' step");
     }
     start = slash + 1;
   }
@@ -101,12 +101,12 @@ inline cgroup_membership parse_proc_cgroup(std::string_view text, const std::str
     const auto id = line.substr(0, first);
     const auto controllers = line.substr(first + 1, second - first - 1);
     const auto path = line.substr(second + 1);
-    if (!load::detail::all_digits(id)) fail(source, number, "hierarchy id '" + std::string(id) + "' is not a number");
+    if (!load::detail::all_digits(id)) fail(source, number, "hierarchy id '" + numaplace::detail::excerpt(id) + "' is not a number");
     detail::check_cgroup_path(path, source, number);
     if (id == "0") {
       if (!controllers.empty()) {
         fail(source, number, "hierarchy 0 is cgroup v2, which lists no controllers, not '" +
-                                 std::string(controllers) + "'");
+                                 numaplace::detail::excerpt(controllers) + "'");
       }
       if (unified_line != 0) {
         fail(source, number, "a second cgroup v2 line (the first is line " + std::to_string(unified_line) + ")");

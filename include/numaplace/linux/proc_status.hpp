@@ -38,7 +38,7 @@ inline int parse_pid(std::string_view value, const std::string& source, std::siz
   int pid = 0;
   const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), pid);
   if (!load::detail::all_digits(value) || ec != std::errc{} || end != value.data() + value.size() || pid <= 0) {
-    load::detail::fail(source, line, "Pid '" + std::string(value) + "' is not a process id");
+    load::detail::fail(source, line, "Pid '" + numaplace::detail::excerpt(value) + "' is not a process id");
   }
   return pid;
 }

@@ -29,6 +29,14 @@ inline std::string_view trim_blank(std::string_view s) {
   return s.substr(first, last - first + 1);
 }
 
+/// Input text as an error message quotes it: whole when short, else its start and its length,
+/// so that a 2 MB word in a corrupt file does not become a 2 MB message.
+inline std::string excerpt(std::string_view s) {
+  constexpr std::size_t most = 40;
+  if (s.size() <= most) return std::string(s);
+  return std::string(s.substr(0, most - 3)) + "... (" + std::to_string(s.size()) + " characters)";
+}
+
 // Digits only: from_chars alone would accept nothing else, but we also refuse signs and
 // report overflow as overflow rather than as "not a number".
 inline unsigned parse_list_number(std::string_view text, std::string_view entry, const std::string& source,
@@ -37,16 +45,16 @@ inline unsigned parse_list_number(std::string_view text, std::string_view entry,
     return topology_error({source, line, std::nullopt, std::nullopt}, why);
   };
   if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) {
-    throw fail("'" + std::string(entry) + "' is not a number or a range such as 0-3");
+    throw fail("'" + excerpt(entry) + "' is not a number or a range such as 0-3");
   }
   unsigned long value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec == std::errc::result_out_of_range || value > max_cpu_number) {
-    throw fail("number " + std::string(text) + " in '" + std::string(entry) + "' is larger than " +
+    throw fail("number " + excerpt(text) + " in '" + excerpt(entry) + "' is larger than " +
                std::to_string(max_cpu_number));
   }
   if (ec != std::errc{} || end != text.data() + text.size()) {
-    throw fail("'" + std::string(entry) + "' is not a number or a range such as 0-3");
+    throw fail("'" + excerpt(entry) + "' is not a number or a range such as 0-3");
   }
   return static_cast<unsigned>(value);
 }
@@ -71,7 +79,7 @@ inline std::vector<unsigned> parse_cpulist(std::string_view text, const std::str
     const auto entry = detail::trim_blank(raw);
     if (entry.empty()) {
       throw topology_error({source, line, std::nullopt, std::nullopt},
-                           "empty entry in list '" + std::string(text) + "'");
+                           "empty entry in list '" + detail::excerpt(text) + "'");
     }
     const auto dash = entry.find('-');
     const unsigned first = detail::parse_list_number(entry.substr(0, dash), entry, source, line);
@@ -81,7 +89,7 @@ inline std::vector<unsigned> parse_cpulist(std::string_view text, const std::str
       if (last < first) {
         throw topology_error(
             {source, line, std::nullopt, std::nullopt},
-            "reversed range '" + std::string(entry) + "': the first number must not exceed the second");
+            "reversed range '" + detail::excerpt(entry) + "': the first number must not exceed the second");
       }
     }
     ranges.emplace_back(first, last);

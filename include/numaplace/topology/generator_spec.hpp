@@ -42,10 +42,10 @@ inline std::vector<std::string_view> split(std::string_view text, char separator
 
 class spec_reader {
  public:
-  explicit spec_reader(std::string_view spec) : source_("generator spec '" + std::string(spec) + "'") {}
+  explicit spec_reader(std::string_view spec) : source_("generator spec '" + numaplace::detail::excerpt(spec) + "'") {}
 
   [[noreturn]] void fail(std::string_view part, const std::string& what) const {
-    throw topology_error({source_, 0, std::nullopt, std::nullopt}, "'" + std::string(part) + "': " + what);
+    throw topology_error({source_, 0, std::nullopt, std::nullopt}, "'" + numaplace::detail::excerpt(part) + "': " + what);
   }
 
   std::uint64_t number(std::string_view word, std::string_view part, const std::string& what, std::uint64_t limit) const {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpulist.hpp"
 #include "dynamic_topology.hpp"
 #include "error.hpp"
 #include "types.hpp"
@@ -30,6 +31,15 @@ namespace detail {
 
 inline dynamic_topology build(const std::string& generator, const std::vector<std::vector<long long>>& rows,
                               node_shape shape) {
+  // Every reader refuses a CPU number past max_cpu_number, so a generated machine must not
+  // use one: what `topo --generate ... --json` writes has to read back.
+  const std::uint64_t cpus = std::uint64_t{rows.size()} * shape.cpus_per_node;
+  if (cpus > std::uint64_t{max_cpu_number} + 1) {
+    bad_parameter(generator, std::to_string(rows.size()) + " nodes of " + std::to_string(shape.cpus_per_node) +
+                                 " CPUs are " + std::to_string(cpus) + " CPUs, more than the " +
+                                 std::to_string(std::uint64_t{max_cpu_number} + 1) + " a machine may number (0-" +
+                                 std::to_string(max_cpu_number) + ")");
+  }
   std::vector<node_attributes> nodes(rows.size());
   unsigned next_cpu = 0;
   for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -57,9 +57,9 @@ inline node_line parse_node_line(const std::vector<std::string_view>& words, con
   for (std::size_t w = 2; w < words.size(); w += 2) {
     const std::string_view key = words[w];
     if (key != "cpus" && key != "memory") {
-      fail(source, number, node + ": expected 'cpus LIST' or 'memory SIZE', got '" + std::string(key) + "'");
+      fail(source, number, node + ": expected 'cpus LIST' or 'memory SIZE', got '" + numaplace::detail::excerpt(key) + "'");
     }
-    if (w + 1 == words.size()) fail(source, number, node + ": '" + std::string(key) + "' needs a value (or none)");
+    if (w + 1 == words.size()) fail(source, number, node + ": '" + numaplace::detail::excerpt(key) + "' needs a value (or none)");
     const std::string_view value = words[w + 1];
     if (key == "cpus") {
       if (n.cpus) fail(source, number, node + ": cpus are given twice");

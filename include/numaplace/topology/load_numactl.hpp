@@ -46,13 +46,13 @@ inline std::optional<std::uint64_t> numactl_size(std::string_view text, const st
   text = trim_blank(text);
   if (text == "<not available>") return std::nullopt;
   const auto words = split_words(text);
-  if (words.size() != 2) fail(source, line, "expected a size such as '64177 MB', found '" + std::string(text) + "'");
+  if (words.size() != 2) fail(source, line, "expected a size such as '64177 MB', found '" + numaplace::detail::excerpt(text) + "'");
   const std::uint64_t count = parse_unsigned(words[0], "size", std::numeric_limits<std::uint64_t>::max(), source, line);
   std::uint64_t unit = 0;
   if (words[1] == "kB" || words[1] == "KB") unit = std::uint64_t{1} << 10;
   if (words[1] == "MB") unit = std::uint64_t{1} << 20;
   if (words[1] == "GB") unit = std::uint64_t{1} << 30;
-  if (unit == 0) fail(source, line, "unknown size unit '" + std::string(words[1]) + "' (expected kB, MB or GB)");
+  if (unit == 0) fail(source, line, "unknown size unit '" + numaplace::detail::excerpt(words[1]) + "' (expected kB, MB or GB)");
   return bytes_of(count, unit, source, line);
 }
 
@@ -125,7 +125,7 @@ inline dynamic_topology numactl_text(std::string_view text, const std::string& s
         continue;
       }
       if (!words[0].ends_with(':')) {
-        fail(source, number, "expected a distance row such as '0: 10 20', found '" + std::string(line) + "'");
+        fail(source, number, "expected a distance row such as '0: 10 20', found '" + numaplace::detail::excerpt(line) + "'");
       }
       const node_id id = detail::parse_node_id(words[0].substr(0, words[0].size() - 1), source, number);
       std::size_t r = 0;
@@ -187,7 +187,7 @@ inline dynamic_topology numactl_text(std::string_view text, const std::string& s
       } else if (words[2] == "free:") {
         (void)detail::numactl_size(rest, source, number);  // checked, not kept: free memory is not topology
       } else {
-        fail(source, number, "unknown line '" + std::string(line) + "'");
+        fail(source, number, "unknown line '" + numaplace::detail::excerpt(line) + "'");
       }
       continue;
     }
@@ -199,7 +199,7 @@ inline dynamic_topology numactl_text(std::string_view text, const std::string& s
     if (line == "No distance information available.") {
       fail(source, number, "numactl found no distance information");
     }
-    fail(source, number, "unknown line '" + std::string(line) + "'");
+    fail(source, number, "unknown line '" + numaplace::detail::excerpt(line) + "'");
   }
 
   if (table_line == 0) fail(source, 0, "no 'node distances:' table");

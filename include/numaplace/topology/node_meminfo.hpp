@@ -34,7 +34,7 @@ inline std::uint64_t node_meminfo_bytes(std::string_view text, node_id id, std::
     }
     if (detail::parse_node_id(words[1], source, number) != id) {
       fail(source, number,
-           "the " + key + " line is for node " + std::string(words[1]) + ", not node " + std::to_string(id));
+           "the " + key + " line is for node " + numaplace::detail::excerpt(words[1]) + ", not node " + std::to_string(id));
     }
     const auto kib =
         detail::parse_unsigned(words[3], std::string(field), std::numeric_limits<std::uint64_t>::max(), source, number);

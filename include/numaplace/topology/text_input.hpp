@@ -104,12 +104,12 @@ inline bool all_digits(std::string_view text) {
 inline long long parse_integer(std::string_view word, const std::string& what, const std::string& source,
                                std::size_t line) {
   const std::string_view digits = (!word.empty() && word[0] == '-') ? word.substr(1) : word;
-  if (!all_digits(digits)) fail(source, line, what + " '" + std::string(word) + "' is not a whole number");
+  if (!all_digits(digits)) fail(source, line, what + " '" + numaplace::detail::excerpt(word) + "' is not a whole number");
   long long value = 0;
   const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
-  if (ec == std::errc::result_out_of_range) fail(source, line, what + " " + std::string(word) + " is too large");
+  if (ec == std::errc::result_out_of_range) fail(source, line, what + " " + numaplace::detail::excerpt(word) + " is too large");
   if (ec != std::errc{} || end != word.data() + word.size()) {
-    fail(source, line, what + " '" + std::string(word) + "' is not a whole number");
+    fail(source, line, what + " '" + numaplace::detail::excerpt(word) + "' is not a whole number");
   }
   return value;
 }
@@ -118,13 +118,15 @@ inline long long parse_integer(std::string_view word, const std::string& what, c
 inline std::uint64_t parse_unsigned(std::string_view word, const std::string& what, std::uint64_t limit,
                                     const std::string& source, std::size_t line) {
   if (!word.empty() && word[0] == '-' && all_digits(word.substr(1))) {
-    fail(source, line, what + " " + std::string(word) + " is negative");
+    // "-0" is no negative number, but a sign is still not what the kernel writes here.
+    const bool zero = word.find_first_not_of('0', 1) == std::string_view::npos;
+    fail(source, line, what + " " + numaplace::detail::excerpt(word) + (zero ? " has a sign; expected a whole number from 0" : " is negative"));
   }
-  if (!all_digits(word)) fail(source, line, what + " '" + std::string(word) + "' is not a whole number");
+  if (!all_digits(word)) fail(source, line, what + " '" + numaplace::detail::excerpt(word) + "' is not a whole number");
   std::uint64_t value = 0;
   const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
   if (ec == std::errc::result_out_of_range || value > limit) {
-    fail(source, line, what + " " + std::string(word) + " is larger than " + std::to_string(limit));
+    fail(source, line, what + " " + numaplace::detail::excerpt(word) + " is larger than " + std::to_string(limit));
   }
   return value;
 }
