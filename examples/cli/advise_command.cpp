@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -59,6 +60,12 @@ namespace {
 using numaplace::node_index;
 
 constexpr std::uint64_t mib = 1024 * 1024;
+
+// Memory sums saturate: two nodes of 2^64-1 bytes are "more than any demand", never a wrapped
+// few MiB.
+constexpr std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept {
+  return b > std::numeric_limits<std::uint64_t>::max() - a ? std::numeric_limits<std::uint64_t>::max() : a + b;
+}
 
 // What each node offers a new job, by dense index.
 struct supply {
@@ -89,10 +96,10 @@ candidate widen_from(const numaplace::dynamic_topology& t, const supply& s, node
       const node_index i = *t.index_of(id);
       c.nodes.push_back(i);
       c.cpus += s.cpus[i];
-      c.free_bytes += s.free_bytes[i];
+      c.free_bytes = saturating_add(c.free_bytes, s.free_bytes[i]);
     }
     c.reach = ring.distance;
-    const bool memory_met = !d.mib || !s.memory_known || c.free_bytes >= *d.mib * mib;
+    const bool memory_met = !d.mib || !s.memory_known || c.free_bytes / mib >= *d.mib;  // in MiB: *d.mib * mib may wrap
     if (c.cpus >= d.cpus && memory_met) {
       c.enough = true;
       break;
@@ -149,11 +156,13 @@ class advise_command final : public command {
   }
 
  private:
-  // The sysfs tree the machine was read from, when it was: --sysfs, or this machine's own.
+  // The sysfs tree the machine was read from, when it was: --sysfs, or this machine's own
+  // (no source given, or --hwloc, which reads this machine too). Any other source describes
+  // another machine, whose free memory this one cannot know: its node sizes count instead.
   std::optional<std::filesystem::path> sysfs_root(const numaplace::dynamic_topology& t) const {
-    const auto given = [&](const char* name) { return app_->get_option_no_throw(name)->count() > 0; };
-    if (given("--sysfs")) return app_->get_option_no_throw("--sysfs")->as<std::string>();
-    if (given("--file") || given("--machine") || given("--preset") || given("--hwloc")) return std::nullopt;
+    const machine_request r = source_.request();
+    if (r.sysfs) return *r.sysfs;
+    if (r.name || r.file || r.generate || r.hwloc_xml || r.hwloc_synthetic || r.topology_json) return std::nullopt;
     // This machine: sysfs when it lists the nodes (else the source fell back to hwloc).
     const std::filesystem::path root = default_sysfs_root;
     std::error_code ec;
@@ -185,12 +194,12 @@ class advise_command final : public command {
     std::uint64_t total = 0;
     for (node_index i = 0; i < t.node_count(); ++i) {
       cpus += s.cpus[i];
-      if (t.has_memory(i)) total += t.memory_bytes(i);
+      if (t.has_memory(i)) total = saturating_add(total, t.memory_bytes(i));
     }
     if (d.cpus > cpus) {
       throw usage_error(fmt::format("-w {}: asks for {} CPUs but {} has {}", text, d.cpus, source, cpus));
     }
-    if (d.mib && s.memory_known && *d.mib * mib > total) {
+    if (d.mib && s.memory_known && *d.mib > total / mib) {
       throw usage_error(fmt::format("-w {}: asks for {} MiB but {} has {} MiB in all", text, *d.mib, source,
                                     total / mib));
     }

@@ -86,7 +86,9 @@ std::string index_path(std::string_view base, std::size_t i) { return fmt::forma
 
 // A JSON number that is a whole number, as a long long if it fits; describes what is wrong
 // otherwise. Floats are refused even when whole (3.0): counts and distances are integers.
-enum class integer_problem { none, not_a_number, not_whole, too_large, too_small };
+// written_as_decimal: a whole number with a decimal point or exponent ("20.0", "4e0"), which a
+// count or distance never is; said as such rather than as out of range.
+enum class integer_problem { none, not_a_number, not_whole, written_as_decimal, too_large, too_small };
 
 integer_problem as_integer(const json& v, long long& out) {
   if (v.is_number_unsigned()) {
@@ -101,8 +103,11 @@ integer_problem as_integer(const json& v, long long& out) {
   }
   if (v.is_number_float()) {
     const double d = v.get<double>();
-    if (std::isfinite(d) && d == std::floor(d)) return d > 0 ? integer_problem::too_large : integer_problem::too_small;
-    return integer_problem::not_whole;
+    if (!std::isfinite(d) || d != std::floor(d)) return integer_problem::not_whole;
+    // 2^63 and 2^64 are exact doubles, so these bounds compare without rounding.
+    if (d >= 0x1p64) return integer_problem::too_large;
+    if (d < -0x1p63) return integer_problem::too_small;
+    return integer_problem::written_as_decimal;
   }
   return integer_problem::not_a_number;
 }
@@ -132,6 +137,9 @@ numaplace::dynamic_topology read_distances(const checker& c, const json& doc) {
         case integer_problem::too_small:
           c.fail(index_path(row_path, col),
                  fmt::format("distance {} is outside 10..255, the range Linux accepts", shown(v)));
+        case integer_problem::written_as_decimal:
+          c.fail(index_path(row_path, col), fmt::format("{} has a decimal point; distances are integers such as {:.0f}",
+                                                        shown(v), v.get<double>()));
         case integer_problem::not_whole:
         case integer_problem::not_a_number:
           c.fail(index_path(row_path, col), fmt::format("expected an integer distance, got {}", shown(v)));
@@ -152,19 +160,24 @@ numaplace::dynamic_topology read_distances(const checker& c, const json& doc) {
 
 std::uint64_t read_count(const checker& c, const json& v, const std::string& path) {
   if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-  if (v.is_number_integer()) {
-    c.fail(path, fmt::format("{} is negative; fault counts are non-negative integers", shown(v)));
-  }
-  if (v.is_number_float()) {
-    const double d = v.get<double>();
-    if (std::isfinite(d) && d == std::floor(d) && d > 0) {
+  long long value = 0;
+  switch (as_integer(v, value)) {
+    case integer_problem::none:
+      if (value == 0) return 0;  // "-0": JSON allows it, and it is zero
+      c.fail(path, fmt::format("{} is negative; fault counts are non-negative integers", shown(v)));
+    case integer_problem::too_large:
       c.fail(path, fmt::format("{} is larger than {}, the largest count the kernel's counters hold", shown(v),
                                std::numeric_limits<std::uint64_t>::max()));
-    }
-    if (std::isfinite(d) && d < 0) {
+    case integer_problem::too_small:
       c.fail(path, fmt::format("{} is negative; fault counts are non-negative integers", shown(v)));
-    }
-    c.fail(path, fmt::format("{} is not an integer; fault counts are non-negative integers", shown(v)));
+    case integer_problem::written_as_decimal:
+      if (v.get<double>() < 0) c.fail(path, fmt::format("{} is negative; fault counts are non-negative integers", shown(v)));
+      c.fail(path, fmt::format("{} has a decimal point; fault counts are integers such as {:.0f}", shown(v),
+                               std::fabs(v.get<double>())));  // fabs: "-0.0" is zero, shown as 0
+    case integer_problem::not_whole:
+      c.fail(path, fmt::format("{} is not an integer; fault counts are non-negative integers", shown(v)));
+    case integer_problem::not_a_number:
+      break;
   }
   c.fail(path, fmt::format("expected a non-negative integer fault count, got {}", shown(v)));
 }
@@ -211,6 +224,9 @@ Int read_int(const checker& c, const json& v, const std::string& path) {
   }
   if (p == integer_problem::not_a_number || p == integer_problem::not_whole) {
     c.fail(path, fmt::format("expected an integer, got {}", shown(v)));
+  }
+  if (p == integer_problem::written_as_decimal) {
+    c.fail(path, fmt::format("{} has a decimal point; expected an integer such as {:.0f}", shown(v), v.get<double>()));
   }
   c.fail(path, fmt::format("{} does not fit the kernel's {}", shown(v), sizeof(Int) == sizeof(int) ? "int" : "long"));
 }

@@ -164,6 +164,9 @@ class sim_command final : public command {
         ->type_name("DIR");
     app_->add_flag("--per-run", per_run_, "List every run's groups in the text report");
     app_->add_flag("--progress", progress_, "Show progress on stderr even when it is not a terminal");
+    app_->add_flag("--check", check_,
+                   "Check what must always hold (tasks on CPUs, chunks on nodes, groups the sum of their "
+                   "members) all through every run, not only at its end; a break fails the run naming it");
     auto* assume = app_->add_option("--assume", assumptions_,
                                     "Scale an assumed constant of the model by FACTOR (0.001 to 1000) in every "
                                     "experiment, to see how far results move (repeatable; 'list' names them); the "
@@ -228,6 +231,7 @@ class sim_command final : public command {
     if (shard_) std::tie(rq.shard, rq.shards) = parse_shard(*shard_);
     for (const auto& spec : assumptions_) rq.assumptions.push_back(parse_assumption(spec));
     rq.progress = progress_ || ::isatty(STDERR_FILENO) != 0;
+    rq.full_checks = check_;
     if (plot_dir_) require_gnuplot();  // before a long sweep, not after
 
     sim_report report = merge_->count() > 0 ? merge_sim_report_files(merge_paths_) : run_simulations(rq);
@@ -378,7 +382,7 @@ class sim_command final : public command {
   unsigned threads_ = 0;
   std::optional<std::string> shard_;
   std::vector<std::string> assumptions_;
-  bool json_ = false, csv_ = false, timeline_ = false, per_run_ = false, progress_ = false;
+  bool json_ = false, csv_ = false, timeline_ = false, per_run_ = false, progress_ = false, check_ = false;
   std::optional<std::string> plot_dir_;
 };
 

@@ -354,6 +354,7 @@ sim_report run_simulations(const sim_request& rq) {
         one.stacks = {e.stacks[jb.stack]};
         one.runs = 1;
         one.seed = e.seed + jb.run;
+        one.full_checks = rq.full_checks;
         results[j] = std::move(sim::run_experiment(one, 1).front().runs.front());
       } catch (...) {
         const std::lock_guard lock(failure_lock);

@@ -41,6 +41,8 @@ struct sim_request {
   unsigned threads = 0;  ///< 0: every core
   unsigned shard = 0, shards = 1;
   bool progress = false;
+  /// Every run checks what must always hold all along (sim --check), not only at its end.
+  bool full_checks = false;
   /// Assumed constants scaled in every experiment (numaplace::sim::assumptions), in order.
   std::vector<sim_assumption> assumptions;
 };

@@ -71,3 +71,26 @@ TEST_CASE("advise: bad demands and bad meminfo are usage errors that name the pr
   check_rejected({"advise", "-w", "1", "--sysfs", data_file("cli/advise-bad-memfree")},
                  "advise-bad-memfree/node3/meminfo:2: MemFree 'lots' is not a whole number");
 }
+
+TEST_CASE("advise: another machine's memory is its node sizes, never this machine's free memory") {
+  // Before, every source but --file, --machine and --hwloc read this machine's MemFree: a
+  // generated 1 TiB node had what this machine had free, and a hwloc synthetic machine failed
+  // on this machine's missing node1/meminfo.
+  const auto big = run_numaplace({"advise", "-w", "1:100000", "--generate", "fully-connected:1/memory=1T"});
+  INFO("stderr: " << big.err);
+  CHECK(big.exit_code == 0);
+  CHECK(big.out == "0\n");
+  CHECK(big.err.empty());
+  const auto synthetic = run_numaplace({"advise", "-w", "1", "--hwloc-synthetic", "pack:2 numa:1 pu:2"});
+  INFO("stderr: " << synthetic.err);
+  CHECK(synthetic.exit_code == 0);
+  CHECK(synthetic.out == "0\n");
+}
+
+TEST_CASE("advise: memory sums saturate and demands compare in MiB, so nothing wraps") {
+  // Two nodes of 2^63 bytes add up to 2^64: wrapped, "0 MiB in all" refused a 7 MiB job.
+  CHECK(advise({"-w", "1:7", "--generate", "fully-connected:2/memory=9223372036854775808"}) == "0\n");
+  // 2^44 MiB is 2^64 bytes: wrapped to 0, it was met by any node.
+  check_rejected({"advise", "-w", "1:17592186044416", "--generate", "fully-connected:2/memory=1G"},
+                 "asks for 17592186044416 MiB but generated fully-connected:2/memory=1G has 2048 MiB in all");
+}

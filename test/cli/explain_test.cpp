@@ -401,6 +401,17 @@ TEST_CASE("explain: bad input is rejected with a located message") {
   check_rejected(object({two, R"("task_faults": [[1, 2], 3])"}), "task_faults[1]: expected [shared, private]");
   check_rejected(object({two, R"("task_faults": [[1, 2], [3, -4]])"}), "task_faults[1][1]: -4 is negative");
   check_rejected(object({two, R"("task_faults": [[1.5, 2], [3, 4]])"}), "task_faults[0][0]: 1.5 is not an integer");
+  // Whole numbers written as decimals are said to be so, not "larger than 2^64-1" or "outside
+  // 10..255"; "-0" is zero.
+  check_rejected(object({two, R"("task_faults": [[4.0, 2], [3, 4]])"}),
+                 "task_faults[0][0]: 4.0 has a decimal point; fault counts are integers such as 4");
+  check_rejected(object({two, R"("task_faults": [[-0.0, 2], [3, 4]])"}),
+                 "task_faults[0][0]: -0.0 has a decimal point; fault counts are integers such as 0");
+  check_rejected(object({two, R"("task_faults": [[-4.0, 2], [3, 4]])"}), "task_faults[0][0]: -4.0 is negative");
+  check_rejected(R"({"distances": [[10, 20.0], [20, 10]], "task_faults": [[0, 0], [0, 0]]})",
+                 "distances[0][1]: 20.0 has a decimal point; distances are integers such as 20");
+  check_rejected(R"({"distances": [[10, 1e300], [20, 10]], "task_faults": [[0, 0], [0, 0]]})",
+                 "distances[0][1]: distance 1e+300 is outside 10..255");
   check_rejected(object({two, R"("task_faults": [[1, 2], [3, "4"]])"}),
                  "task_faults[1][1]: expected a non-negative integer fault count");
   check_rejected(object({two, R"("task_faults": [[1, 2], [18446744073709551616, 0]])"}),

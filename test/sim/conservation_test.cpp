@@ -150,3 +150,22 @@ TEST_CASE("a stepped run ends exactly where a single run() ends") {
   });
   CHECK(first_difference(whole, stepped) == "");
 }
+
+TEST_CASE("checking all through a run (sim --check) changes none of its results") {
+  // full_checks only reads the state; a check that moved, woke or settled anything would make
+  // the checked run differ from the unchecked one. Every workload generator, with NUMA
+  // balancing and without.
+  const auto t = generate::two_level_backplane(2, 2, 20, 30, {2, std::uint64_t{1} << 30});
+  for (const auto& [name, w] : small_workloads(2)) {
+    INFO(name);
+    run_options plain, checked;
+    checked.full_checks = checked.verify_groups = true;
+    run_result a, b;
+    with_engine<stacks::linux_modern>(t, w, plain, [&](auto& e) { a = e.run(); });
+    with_engine<stacks::linux_modern>(t, w, checked, [&](auto& e) { b = e.run(); });
+    CHECK(first_difference(a, b) == "");
+    with_baseline_engine(t, w, plain, balancing::none, [&](auto& e) { a = e.run(); });
+    with_baseline_engine(t, w, checked, balancing::none, [&](auto& e) { b = e.run(); });
+    CHECK(first_difference(a, b) == "");
+  }
+}

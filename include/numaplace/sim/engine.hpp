@@ -41,6 +41,12 @@
 
 namespace numaplace::sim {
 
+/// What must always hold did not: a defect in the simulator, never in its input. what() says
+/// what broke, when, and the seed of the run.
+struct invariant_error : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
 template <class Placement>
 class engine {
  public:
@@ -77,8 +83,12 @@ class engine {
   /// How many times a CPU went idle because its last task slept (cpu_went_idle() calls).
   std::uint64_t idle_transitions() const noexcept { return went_idle_; }
 
+  /// Runs to the end. Throws invariant_error when what must always hold does not, at the end
+  /// (a pass over tasks, CPUs, groups and chunks: a small part of a run) and, with
+  /// run_options::full_checks, at every refresh of memory load.
   run_result run() {
     run_until(s_.w.seconds * 1000.0);
+    require_invariants();
     report_.snapshot(s_);
     run_result r = report_.collect(s_, ticks_);
     r.settles = load_.stats();
@@ -97,11 +107,21 @@ class engine {
     }
   }
 
+  // check_invariants() less the solver's convergence, which the run reports (run_result::settles).
+  void require_invariants() const {
+    std::string broken = s_.m.check();
+    if (broken.empty()) broken = s_.mem.check();
+    if (broken.empty()) return;
+    throw invariant_error("simulator invariant broken at " + std::to_string(s_.now_ms) + " ms of the run with seed " +
+                          std::to_string(s_.o.seed) + ": " + broken);
+  }
+
   void run_until(double end_ms) {
     end_ms = std::min(end_ms, s_.w.seconds * 1000.0);
     while (s_.now_ms < end_ms && !all_done()) {
       start_due_processes();
       if (s_.now_ms >= next_refresh_) {
+        if (s_.o.full_checks) require_invariants();
         load_.settle(s_.m, s_.mem, s_.w, s_.c, s_.hw);
         if constexpr (numa) scanner_.refresh();
         next_refresh_ += s_.c.refresh_interval_ms;

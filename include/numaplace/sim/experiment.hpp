@@ -86,6 +86,9 @@ struct experiment {
   std::uint64_t seed = 1;
   /// The machine's measured costs; empty: derived from SLIT.
   std::optional<machine_costs> hardware{};
+  /// Every run checks what must always hold all along, not only at its end
+  /// (run_options::full_checks and verify_groups).
+  bool full_checks = false;
 };
 
 /// Binds the processes of `e` without bind_nodes as a user would (bind_nearest), by the cores
@@ -139,6 +142,7 @@ inline std::vector<stack_results> run_experiment(const experiment& e, const user
         o.costs = e.costs;
         o.machine = e.machine;
         o.hardware = e.hardware;
+        o.full_checks = o.verify_groups = e.full_checks;
         results[j] = run_stack(e.topology, e.load, e.stacks[jobs[j].stack], o, baseline_kernel_of(e.stacks), mine);
       } catch (...) {
         const std::lock_guard lock(progress_lock);

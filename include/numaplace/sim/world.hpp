@@ -49,6 +49,10 @@ struct run_options {
   /// Check every group against the sum of its members after every window that changes it
   /// (numa_group_consistency); a violation throws std::logic_error naming the group.
   bool verify_groups = false;
+  /// Check what must always hold (engine::check_invariants, less the solver's convergence,
+  /// which a run reports instead) at every refresh of memory load, not only at the end of the
+  /// run; a break throws invariant_error. `numaplace sim --check` sets it with verify_groups.
+  bool full_checks = false;
 };
 
 /// A placement that never decides: the baselines without NUMA balancing.
