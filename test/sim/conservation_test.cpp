@@ -156,8 +156,9 @@ TEST_CASE("checking all through a run (sim --check) changes none of its results"
   // the checked run differ from the unchecked one. Every workload generator, with NUMA
   // balancing and without.
   const auto t = generate::two_level_backplane(2, 2, 20, 30, {2, std::uint64_t{1} << 30});
-  for (const auto& [name, w] : small_workloads(2)) {
-    INFO(name);
+  for (const named_workload& nw : small_workloads(2)) {
+    const workload& w = nw.load;
+    INFO(nw.name);
     run_options plain, checked;
     checked.full_checks = checked.verify_groups = true;
     run_result a, b;
