@@ -18,6 +18,7 @@
 #include "json_positions.hpp"
 #include "json_stamp.hpp"
 #include "machine_costs_json.hpp"
+#include "sim_workload_spec.hpp"
 #include "topology_file.hpp"
 
 namespace numaplace_cli {
@@ -344,7 +345,17 @@ sim::workload read_workload(const checker& c, const json& v, const std::string& 
   optional_member(v, at, "name", [&](const json& x, const std::string& q) { w.name = text(c, x, q); });
   const std::string processes_at = child(at, "processes");
   const json& processes = array(c, required(c, v, at, "processes", "its processes"), processes_at, 1, max_processes);
-  for (std::size_t i = 0; i < processes.size(); ++i) w.processes.push_back(read_process(c, processes[i], child(processes_at, i), i));
+  std::uint64_t tasks = 0;
+  for (std::size_t i = 0; i < processes.size(); ++i) {
+    w.processes.push_back(read_process(c, processes[i], child(processes_at, i), i));
+    // Per-process limits allow 1024 x 4096 threads; a workload is bounded as a whole, as
+    // --workload specs are (the sweep's memory and time are the budget's: sim_budget.hpp).
+    tasks += w.processes.back().threads.size();
+    if (tasks > max_sim_tasks) {
+      c.fail(child(child(processes_at, i), "threads"),
+             fmt::format("brings the workload to {} threads; a workload has at most {}", tasks, max_sim_tasks));
+    }
+  }
   optional_member(v, at, "seconds", [&](const json& x, const std::string& q) { w.seconds = number(c, x, q, 0, max_seconds, true); });
   optional_member(v, at, "report_elapsed", [&](const json& x, const std::string& q) { w.report_elapsed = boolean(c, x, q); });
   optional_member(v, at, "work_per_thread_ms",

@@ -164,6 +164,15 @@ class sim_command final : public command {
         ->type_name("DIR");
     app_->add_flag("--per-run", per_run_, "List every run's groups in the text report");
     app_->add_flag("--progress", progress_, "Show progress on stderr even when it is not a terminal");
+    app_->add_option("--max-memory", max_memory_gib_,
+                     "Refuse a sweep estimated to need more memory than this, in GiB (default 8); the "
+                     "estimate is printed with --progress")
+        ->check(CLI::Range(0.001, 1.0e6))
+        ->type_name("GIB");
+    app_->add_option("--max-cpu-hours", max_cpu_hours_,
+                     "Refuse a sweep estimated to take more CPU time than this, in hours (default 4)")
+        ->check(CLI::Range(0.001, 1.0e6))
+        ->type_name("H");
     app_->add_flag("--check", check_,
                    "Check what must always hold (tasks on CPUs, chunks on nodes, groups the sum of their "
                    "members) all through every run, not only at its end; a break fails the run naming it");
@@ -232,6 +241,8 @@ class sim_command final : public command {
     for (const auto& spec : assumptions_) rq.assumptions.push_back(parse_assumption(spec));
     rq.progress = progress_ || ::isatty(STDERR_FILENO) != 0;
     rq.full_checks = check_;
+    if (max_memory_gib_) rq.budget.max_bytes = *max_memory_gib_ * (1ull << 30);
+    if (max_cpu_hours_) rq.budget.max_cpu_seconds = *max_cpu_hours_ * 3600;
     if (plot_dir_) require_gnuplot();  // before a long sweep, not after
 
     sim_report report = merge_->count() > 0 ? merge_sim_report_files(merge_paths_) : run_simulations(rq);
@@ -383,6 +394,7 @@ class sim_command final : public command {
   std::optional<std::string> shard_;
   std::vector<std::string> assumptions_;
   bool json_ = false, csv_ = false, timeline_ = false, per_run_ = false, progress_ = false, check_ = false;
+  std::optional<double> max_memory_gib_, max_cpu_hours_;
   std::optional<std::string> plot_dir_;
 };
 

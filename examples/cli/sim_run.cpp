@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <map>
@@ -21,6 +23,7 @@
 #include <numaplace/topology/presets.hpp>
 
 #include "exit_codes.hpp"
+#include "sim_budget.hpp"
 #include "sim_workload_spec.hpp"
 
 namespace numaplace_cli {
@@ -273,6 +276,29 @@ struct job {
   unsigned run;
 };
 
+// One run's size as the budget counts it.
+run_size size_of(const sim::experiment& e) {
+  run_size r;
+  for (const auto& p : e.load.processes) {
+    r.tasks += p.threads.size();
+    for (const auto& region : p.regions) r.chunks += region.chunks;
+  }
+  r.nodes = e.topology.node_count();
+  for (numaplace::node_index i = 0; i < e.topology.node_count(); ++i) {
+    if (e.topology.has_cpu(i)) r.cpus += e.topology.cpus(i).empty() ? e.machine.default_cpus_per_node : e.topology.cpus(i).size();
+  }
+  // Work-bound runs end when the work is done: at most three times the work's time on a
+  // machine whose every CPU is busy (remote memory at SLIT 30 runs three times slower); the
+  // simulated seconds are only their cap.
+  r.seconds = e.load.seconds;
+  const double waves = std::ceil(static_cast<double>(r.tasks) / static_cast<double>(std::max<std::uint64_t>(1, r.cpus)));
+  if (e.load.report_elapsed && e.load.work_per_thread_ms > 0) {
+    r.seconds = std::min(r.seconds, 3 * e.load.work_per_thread_ms / 1000 * waves);
+  }
+  return r;
+}
+
+// "[3/20] ..." per finished run, with the time left at the pace so far.
 class progress_meter {
  public:
   progress_meter(bool on, std::size_t total) : on_(on), tty_(::isatty(STDERR_FILENO) != 0), total_(total) {}
@@ -280,11 +306,14 @@ class progress_meter {
     if (!on_) return;
     const std::lock_guard lock(mutex_);
     ++done_;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const std::string left =
+        done_ < total_ ? fmt::format(", about {} left", readable_seconds(elapsed / done_ * (total_ - done_))) : "";
     if (tty_) {
-      fmt::print(stderr, "\r\033[K[{}/{}] {}", done_, total_, label);
+      fmt::print(stderr, "\r\033[K[{}/{}{}] {}", done_, total_, left, label);
       if (done_ == total_) fmt::print(stderr, "\n");
     } else {
-      fmt::print(stderr, "[{}/{}] {}\n", done_, total_, label);
+      fmt::print(stderr, "[{}/{}{}] {}\n", done_, total_, left, label);
     }
     std::fflush(stderr);
   }
@@ -292,6 +321,7 @@ class progress_meter {
  private:
   bool on_, tty_;
   std::size_t total_, done_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::mutex mutex_;
 };
 
@@ -337,6 +367,23 @@ sim_report run_simulations(const sim_request& rq) {
     }
   }
 
+  unsigned threads = rq.threads != 0 ? rq.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, jobs.size())));
+  std::vector<run_size> sizes;
+  sizes.reserve(jobs.size());
+  for (const job& jb : jobs) sizes.push_back(size_of(presets[jb.preset].experiments[jb.experiment]));
+  const sweep_estimate estimate = estimate_sweep(sizes, threads);
+  check_budget(estimate, rq.budget);
+  if (rq.progress) {
+    const run_size& l = estimate.largest;
+    fmt::print(stderr,
+               "{} run{}, {} at once: about {} of CPU time ({} here) and {} of memory, estimated (the largest run: {} "
+               "tasks, {} chunks, {} nodes, {} CPUs, {} s)\n",
+               jobs.size(), jobs.size() == 1 ? "" : "s", estimate.at_once, readable_seconds(estimate.cpu_seconds),
+               readable_seconds(estimate.wall_seconds), readable_bytes(estimate.peak_bytes), l.tasks, l.chunks, l.nodes,
+               l.cpus, l.seconds);
+  }
+
   // Each job is one run: an experiment of one stack and one run, whose seed is the sweep's
   // seed + run, exactly as run_experiment numbers them. Results go to their job's slot, so
   // the output does not depend on the number of threads.
@@ -364,8 +411,6 @@ sim_report run_simulations(const sim_request& rq) {
       meter.done(fmt::format("{} {} {} run {}", presets[jb.preset].name, e.name, e.stacks[jb.stack], jb.run));
     }
   };
-  unsigned threads = rq.threads != 0 ? rq.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, jobs.size())));
   {
     std::vector<std::jthread> pool;
     for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);

@@ -14,6 +14,7 @@
 #include <numaplace/sim/workload.hpp>
 #include <numaplace/topology/dynamic_topology.hpp>
 
+#include "sim_budget.hpp"
 #include "sim_report.hpp"
 
 namespace numaplace_cli {
@@ -43,6 +44,8 @@ struct sim_request {
   bool progress = false;
   /// Every run checks what must always hold all along (sim --check), not only at its end.
   bool full_checks = false;
+  /// What the sweep may use before it is refused (sim --max-memory, --max-cpu-hours).
+  sim_budget budget;
   /// Assumed constants scaled in every experiment (numaplace::sim::assumptions), in order.
   std::vector<sim_assumption> assumptions;
 };

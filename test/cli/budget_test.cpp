@@ -1,0 +1,87 @@
+// A sweep's budget (sim_budget.hpp): before anything runs, `numaplace sim` estimates the memory
+// and CPU time a request needs and refuses one over --max-memory or --max-cpu-hours with the
+// estimate and the option that allows it. The requests here once started silently and grew
+// past 4 GB; each is now refused at once, exit 2.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+
+using numaplace_cli_test::check_rejected;
+using numaplace_cli_test::run_numaplace;
+using numaplace_cli_test::scratch_file;
+
+namespace {
+
+// An experiment of `processes` processes, each with `regions` regions of `chunks` chunks and
+// `threads` threads, on the 8-node preset.
+std::string experiment(int processes, int regions, int chunks, int threads) {
+  std::string region_list, process_list;
+  for (int r = 0; r < regions; ++r) region_list += (r ? "," : "") + std::string("{\"chunks\": ") + std::to_string(chunks) + "}";
+  for (int p = 0; p < processes; ++p) {
+    process_list += (p ? "," : "") + std::string("{\"name\": \"p") + std::to_string(p) + "\", \"regions\": [" + region_list +
+                    "], \"threads\": " + std::to_string(threads) + ", \"accesses\": [{\"region\": 0}]}";
+  }
+  return R"({"machine": {"name": "seed000-8node"}, "workloads": [{"name": "w", "seconds": 10, "processes": [)" +
+         process_list + R"(]}], "stacks": ["linux-modern"], "runs": 1})";
+}
+
+}  // namespace
+
+TEST_CASE("a sweep over its budget is refused at once with its estimate and the option that allows it") {
+  // 2^30 chunks (1,024 regions of 2^20): refused before one is made.
+  const std::string chunks = scratch_file("budget-chunks.json", experiment(1, 1024, 1 << 20, 4));
+  check_rejected({"sim", "--config", chunks}, "this sweep would need about ");
+  const auto r = run_numaplace({"sim", "--config", chunks});
+  CHECK(r.err.find("its largest run has 4 tasks and 1073741824 memory chunks on 8 nodes") != std::string::npos);
+  CHECK(r.err.find("pass --max-memory ") != std::string::npos);
+  // 100,000 tasks on 256 nodes for a simulated hour, ten runs: days of CPU time.
+  check_rejected({"sim", "--workload", "specjbb:100:1000:3600", "--generate", "backplane:16x16:20:30/cpus=32", "--runs", "10",
+                  "--stacks", "linux-modern"},
+                 "of CPU time (10 runs, about ");
+  // The 4-million-CPU machine of the issue never gets that far: no machine numbers CPUs past 65535.
+  check_rejected({"sim", "--workload", "numa02:100000", "--generate", "fully-connected:1024/cpus=4096"}, "4194304 CPUs");
+}
+
+TEST_CASE("the budget counts the runs at once, and its options raise or lower it") {
+  const std::vector<std::string> small{"sim", "--workload", "numa01:8", "--machine", "seed003-4node", "--runs", "2",
+                                       "--stacks", "linux-modern", "--threads", "1"};
+  std::vector<std::string> tight = small;
+  tight.insert(tight.end(), {"--max-memory", "0.001"});
+  check_rejected(tight, "more than --max-memory 2 MiB allows");
+  // About 13 s of CPU time estimated, over 0.001 h (3.6 s).
+  check_rejected({"sim", "--workload", "specjbb:32:256:60", "--generate", "backplane:16x16:20:30/cpus=32", "--runs", "2",
+                  "--stacks", "linux-modern", "--threads", "1", "--max-cpu-hours", "0.001"},
+                 "of CPU time (2 runs, about ");
+  // With --progress the estimate is said before the runs, and each run says the time left.
+  std::vector<std::string> shown = small;
+  shown.push_back("--progress");
+  const auto r = run_numaplace(shown);
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("2 runs, 1 at once: about ") != std::string::npos);
+  CHECK(r.err.find("of memory, estimated") != std::string::npos);
+  CHECK(r.err.find("[1/2, about ") != std::string::npos);
+}
+
+TEST_CASE("an experiment file is bounded in threads as a whole, not only per process") {
+  // 25 processes of 4,096 threads each pass every per-process limit.
+  const std::string file = scratch_file("budget-threads.json", experiment(25, 1, 16, 4096));
+  check_rejected({"sim", "--config", file}, "/workloads/0/processes/24/threads: brings the workload to 102400 threads; a "
+                                            "workload has at most 100000");
+}
+
+TEST_CASE("sim --check runs the same sweep to the same figures") {
+  const std::vector<std::string> run{"sim", "--workload", "numa01:8", "--machine", "seed003-4node", "--runs", "1",
+                                     "--stacks", "linux-modern", "--json"};
+  std::vector<std::string> checked = run;
+  checked.push_back("--check");
+  const auto plain = run_numaplace(run);
+  const auto full = run_numaplace(checked);
+  INFO("stderr: " << full.err);
+  CHECK(plain.exit_code == 0);
+  CHECK(full.exit_code == 0);
+  CHECK(plain.out == full.out);
+}
