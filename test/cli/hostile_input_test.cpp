@@ -89,6 +89,22 @@ TEST_CASE("a FIFO with no writer is refused at once instead of waiting forever")
   std::filesystem::remove(fifo);
 }
 
+TEST_CASE("a FIFO inside a sysfs tree or given as hwloc XML does not block either") {
+  // --sysfs and --hwloc-xml went to the library's reader, which waited on the FIFO forever.
+  const auto dir = std::filesystem::temp_directory_path() / ("numaplace-fifo-tree-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "node0");
+  std::ofstream(dir / "online") << "0\n";
+  std::ofstream(dir / "node0" / "cpulist") << "0-1\n";
+  REQUIRE(::mkfifo((dir / "node0" / "distance").c_str(), 0600) == 0);
+  check_rejected({"topo", "--sysfs", dir.string()}, (dir / "node0" / "distance").string() + ": is a FIFO, not a file");
+  const auto r = run_numaplace({"topo", "--hwloc-xml", (dir / "node0" / "distance").string()});
+  if (r.err.find("built without hwloc") == std::string::npos) {
+    check_rejected({"topo", "--hwloc-xml", (dir / "node0" / "distance").string()}, "distance: is a FIFO with no writer");
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("a loop of links is called one, not a missing file") {
   const auto dir = std::filesystem::temp_directory_path() / ("numaplace-loop-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);

@@ -9,8 +9,14 @@
 #include <numaplace/topology/load_matrix.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#if defined(__unix__)
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 using namespace numaplace;
 using numaplace::test::error_of;
@@ -174,6 +180,24 @@ TEST_CASE("matrix files: missing, a folder, and the source in errors") {
           load::numactl_text("available: 1 nodes (0)\nnode 0 cpus: 0\n", "x");
         }).find("no 'node distances:'") != std::string::npos);
 }
+
+#if defined(__unix__)
+TEST_CASE("a FIFO is refused at once, and a loop of links is called one, not a missing file") {
+  // Opening a FIFO nobody writes to blocked load::matrix_file (and --sysfs, --hwloc-xml) forever.
+  const auto dir = std::filesystem::temp_directory_path() / ("numaplace-special-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto fifo = dir / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto refused = error_of([&] { load::matrix_file(fifo); });
+  CHECK(refused.find(fifo.string() + ": is a FIFO, not a file") != std::string::npos);
+  CHECK(error_of([&] { load::file(fifo); }).find("is a FIFO") != std::string::npos);
+  std::filesystem::create_symlink(dir / "b", dir / "a");
+  std::filesystem::create_symlink(dir / "a", dir / "b");
+  CHECK(error_of([&] { load::matrix_file(dir / "a"); }).find("is a loop of symbolic links") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+#endif
 
 TEST_CASE("parse_cpulist") {
   CHECK(parse_cpulist("0-3,8-11\n", "f", 1) == std::vector<unsigned>{0, 1, 2, 3, 8, 9, 10, 11});

@@ -425,12 +425,12 @@ inline dynamic_topology hwloc_synthetic(const std::string& description, hwloc_de
   }
 }
 
-/// A loaded topology from a hwloc XML file (`lstopo FILE.xml`, or hwloc_topology_export_xml),
-/// e.g. of another machine. The file is read as every numaplace text input is (no such file,
-/// a folder, over max_input_bytes: a topology_error naming it), then given to hwloc.
-inline hwloc_topology_ptr hwloc_open_xml(const std::filesystem::path& path) {
-  const std::string source = path.string();
-  const std::string text = detail::read_text(path);
+/// A loaded topology from the text of a hwloc XML file (`lstopo FILE.xml`, or
+/// hwloc_topology_export_xml), e.g. of another machine; `source` names it in errors.
+inline hwloc_topology_ptr hwloc_open_xml_text(const std::string& text, const std::string& source) {
+  if (text.size() > detail::max_input_bytes) {
+    detail::fail(source, 0, "is larger than " + std::to_string(detail::max_input_bytes >> 20) + " MiB: not a topology description");
+  }
   hwloc_topology_ptr t = detail::hwloc_init();
   // The size hwloc asks for counts the terminating NUL.
   if (hwloc_topology_set_xmlbuffer(t.get(), text.c_str(), static_cast<int>(text.size() + 1)) != 0 ||
@@ -440,17 +440,28 @@ inline hwloc_topology_ptr hwloc_open_xml(const std::filesystem::path& path) {
   return t;
 }
 
-/// The topology a hwloc XML file describes, with its distances when the file has a latency
-/// matrix (else 10/20 assumed, see hwloc_details). Errors name the file.
-inline dynamic_topology hwloc_xml(const std::filesystem::path& path, hwloc_details* details = nullptr) {
-  const std::string source = path.string();
+/// The same from a file, read as every numaplace text input is (no such file, a folder, a
+/// FIFO, over max_input_bytes: a topology_error naming it).
+inline hwloc_topology_ptr hwloc_open_xml(const std::filesystem::path& path) {
+  return hwloc_open_xml_text(detail::read_text(path), path.string());
+}
+
+/// The topology a hwloc XML text describes, with its distances when it has a latency matrix
+/// (else 10/20 assumed, see hwloc_details). Errors name `source`.
+inline dynamic_topology hwloc_xml_text(const std::string& text, const std::string& source,
+                                       hwloc_details* details = nullptr) {
   try {
-    return hwloc(hwloc_open_xml(path).get(), details);
+    return hwloc(hwloc_open_xml_text(text, source).get(), details);
   } catch (const topology_error& e) {
     if (e.where().source == source) throw;
     // hwloc's own failures say "hwloc"; a bad matrix names it: keep that after the file.
     throw e.located(e.where().source == "hwloc" ? source : source + ": " + e.where().source, 0);
   }
+}
+
+/// The same from a file.
+inline dynamic_topology hwloc_xml(const std::filesystem::path& path, hwloc_details* details = nullptr) {
+  return hwloc_xml_text(detail::read_text(path), path.string(), details);
 }
 
 }  // namespace numaplace::load

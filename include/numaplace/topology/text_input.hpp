@@ -46,13 +46,24 @@ inline std::string read_stream(std::istream& in, const std::string& source) {
   return text;
 }
 
-/// The whole file. Not only regular files: a pipe such as <(numactl --hardware) is fine.
+/// The whole file: a regular file, or a device read to its end or to max_input_bytes. A FIFO
+/// or a socket is refused by name: opening one blocks until something writes to it, and the
+/// standard library cannot open it without waiting. A FIFO such as <(numactl --hardware) is
+/// read by the caller and given to the loader's `_text` form (the CLI does so, with a timeout).
 inline std::string read_text(const std::filesystem::path& path) {
   const std::string source = path.string();
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
+  if (ec == std::errc::too_many_symbolic_link_levels) fail(source, 0, "is a loop of symbolic links");
+  if (ec == std::errc::permission_denied) fail(source, 0, "cannot be reached: permission denied");
   if (ec || !std::filesystem::exists(status)) fail(source, 0, "no such file");
   if (std::filesystem::is_directory(status)) fail(source, 0, "is a folder, not a file");
+  if (std::filesystem::is_fifo(status) || std::filesystem::is_socket(status)) {
+    fail(source, 0,
+         std::string("is a ") + (std::filesystem::is_fifo(status) ? "FIFO" : "socket") +
+             ", not a file: reading it could wait forever (read it yourself and pass the text to the loader's "
+             "_text form)");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(source, 0, "cannot be opened for reading");
   return read_stream(in, source);
