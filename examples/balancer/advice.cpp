@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -143,7 +144,8 @@ advice advise(const numaplace::dynamic_topology& t, const process_snapshot& p, s
       const auto u = usable_cpus(i);
       cpus_in_set += u.size();
       a.cpus.insert(a.cpus.end(), u.begin(), u.end());
-      if (t.has_memory(i)) memory_in_set += t.memory_bytes(i);
+      // Saturating: a sysfs tree may claim nodes of nearly 2^64 bytes each.
+      if (t.has_memory(i)) memory_in_set += std::min(t.memory_bytes(i), std::numeric_limits<std::uint64_t>::max() - memory_in_set);
     }
     if (added.empty()) continue;
     const bool enough = cpus_in_set >= need_cpus && memory_in_set >= a.bytes;

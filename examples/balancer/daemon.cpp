@@ -5,9 +5,11 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <ctime>
+#include <map>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -17,34 +19,62 @@ namespace balancer {
 
 namespace {
 
-// SIGTERM and SIGINT stay blocked, so that they are only ever taken in wait_or_stop: a scan
+// The signals that stop the daemon (each would kill it, by default, mid-scan) and SIGHUP,
+// which does not. They stay blocked, so that they are only ever taken in wait_or_stop: a scan
 // in progress always finishes.
-sigset_t stop_signals() {
+struct named_signal {
+  int number;
+  const char* name;
+};
+constexpr named_signal stopping_signals[] = {{SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"},
+                                             {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}, {SIGALRM, "SIGALRM"},
+                                             {SIGXCPU, "SIGXCPU"}, {SIGPWR, "SIGPWR"}};
+
+const char* signal_name(int s) {
+  for (const auto& n : stopping_signals) {
+    if (n.number == s) return n.name;
+  }
+  return "a signal";
+}
+
+sigset_t handled_signals() {
   sigset_t s;
   sigemptyset(&s);
-  sigaddset(&s, SIGTERM);
-  sigaddset(&s, SIGINT);
+  for (const auto& n : stopping_signals) sigaddset(&s, n.number);
+  sigaddset(&s, SIGHUP);
   return s;
 }
 
-// Waits `seconds`; returns the stop signal that arrived meanwhile, or 0.
-int wait_or_stop(const sigset_t& signals, double seconds) {
-  double whole = 0;
-  const double fraction = std::modf(seconds, &whole);
-  timespec left{static_cast<std::time_t>(whole), static_cast<long>(fraction * 1e9)};
-  for (;;) {
-    const int s = sigtimedwait(&signals, nullptr, &left);
-    if (s > 0) return s;
-    if (errno == EAGAIN) return 0;
-    // EINTR: another signal (SIGCHLD, SIGWINCH): wait again, a little longer than asked at most.
-  }
+double now_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
-// A signal that is already pending, without waiting.
-int pending_stop(const sigset_t& signals) {
-  timespec none{0, 0};
-  const int s = sigtimedwait(&signals, nullptr, &none);
-  return s > 0 ? s : 0;
+void say_hup_ignored() {
+  std::cout << "numaplace-balance: SIGHUP ignored: there is no configuration to read again (all of it is on the "
+               "command line)\n"
+            << std::flush;
+}
+
+// Waits `seconds` (0: only takes what is pending); returns the stop signal that arrived
+// meanwhile, or 0. SIGHUP is said and the wait goes on.
+int wait_or_stop(const sigset_t& signals, double seconds) {
+  const double deadline = now_seconds() + seconds;
+  for (;;) {
+    const double left_s = std::max(0.0, deadline - now_seconds());
+    double whole = 0;
+    const double fraction = std::modf(left_s, &whole);
+    const timespec left{static_cast<std::time_t>(whole), static_cast<long>(fraction * 1e9)};
+    const int s = sigtimedwait(&signals, nullptr, &left);
+    if (s == SIGHUP) {
+      say_hup_ignored();
+      continue;
+    }
+    if (s > 0) return s;
+    if (errno == EAGAIN) return 0;
+    // EINTR: another signal (SIGCHLD, SIGWINCH): wait for what is left.
+  }
 }
 
 std::set<int> node_ids(const numaplace::dynamic_topology& t) {
@@ -103,14 +133,23 @@ class watcher {
   void look_at_processes(const numaplace::dynamic_topology& t) {
     std::set<int> pids = watched_;
     if (o_.all) pids.merge(every_process(o_.examine.proc));
+    std::map<exclusion_reason, unsigned> passed_over;
     for (const int pid : pids) {
       const bool named = watched_.count(pid) != 0;
       examine_options eo = o_.examine;
-      eo.skip_without_memory = !named;
+      eo.named = named;
       const examined e = examine(t, pid, eo, std::cout);
       switch (e.what) {
         case outcome::advised:
         case outcome::no_memory:
+          break;
+        case outcome::excluded:
+          if (named) {
+            std::cout << "pid " << pid << ": " << e.message << "; dropped\n";
+            watched_.erase(pid);
+          } else {
+            ++passed_over[e.excluded_for];
+          }
           break;
         case outcome::gone:
           // --all lists whatever is there; only processes asked for by name are news when gone.
@@ -129,9 +168,34 @@ class watcher {
           break;
       }
     }
+    report_passed_over(passed_over);
+  }
+
+  // "passed over: PID 1, itself, 57 kernel threads, 12 under --min-memory (300 MiB)", when the
+  // counts differ from the last scan's.
+  void report_passed_over(const std::map<exclusion_reason, unsigned>& counts) {
+    if (counts == last_passed_over_) return;
+    last_passed_over_ = counts;
+    if (counts.empty()) return;
+    std::cout << "passed over:";
+    const char* separator = " ";
+    for (const auto& [reason, n] : counts) {
+      std::cout << separator;
+      separator = ", ";
+      switch (reason) {
+        case exclusion_reason::init: std::cout << "PID 1"; break;
+        case exclusion_reason::self: std::cout << "numaplace-balance itself"; break;
+        case exclusion_reason::kernel_thread: std::cout << n << " kernel thread" << (n == 1 ? "" : "s"); break;
+        case exclusion_reason::listed: std::cout << n << " by --exclude"; break;
+        case exclusion_reason::small: std::cout << n << " " << describe(reason, o_.examine.skip); break;
+        case exclusion_reason::none: break;
+      }
+    }
+    std::cout << " (never advised on or moved)\n";
   }
 
   const daemon_options& o_;
+  std::map<exclusion_reason, unsigned> last_passed_over_;
   std::set<int> watched_;
   std::set<int> complained_;
   std::optional<std::set<int>> nodes_;
@@ -140,14 +204,14 @@ class watcher {
 }  // namespace
 
 int run_daemon(const daemon_options& o) {
-  const sigset_t signals = stop_signals();
+  const sigset_t signals = handled_signals();
   sigprocmask(SIG_BLOCK, &signals, nullptr);
   watcher w(o);
   unsigned done = 0;
   int stop = 0;
   while (stop == 0) {
     w.scan(++done);
-    stop = pending_stop(signals);
+    stop = wait_or_stop(signals, 0);
     if (stop != 0) break;
     if (o.scans && done >= *o.scans) {
       std::cout << "numaplace-balance: stopped after " << done << " scan" << (done == 1 ? "" : "s") << " (--count)\n";
@@ -160,7 +224,7 @@ int run_daemon(const daemon_options& o) {
     }
     stop = wait_or_stop(signals, o.interval_seconds);
   }
-  std::cout << "numaplace-balance: stopped by " << (stop == SIGTERM ? "SIGTERM" : "SIGINT") << " after " << done
+  std::cout << "numaplace-balance: stopped by " << signal_name(stop) << " after " << done
             << " scan" << (done == 1 ? "" : "s") << '\n';
   return 0;
 }

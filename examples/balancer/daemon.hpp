@@ -8,8 +8,12 @@
 //  - a process it may not read or move (EACCES/EPERM) is reported once, then skipped quietly;
 //  - a node that goes offline (or comes back) is reported, and the scan uses the nodes there
 //    are; an unreadable topology skips that scan only;
-//  - SIGTERM or SIGINT stop it after the scan in progress, with exit status 0 and a last line
-//    saying so; a signal during the wait ends the wait at once (sigtimedwait).
+//  - a process it must never touch (exclusions.hpp) is reported: a named one once, then
+//    dropped; those --all finds as counts on one line, printed when the counts change;
+//  - SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU or SIGPWR stop it after the
+//    scan in progress, with exit status 0 and a last line naming the signal; one during the
+//    wait ends the wait at once (sigtimedwait). SIGHUP, which asks a daemon to read its
+//    configuration again, is ignored with a line saying so: all of it is on the command line.
 
 #include <filesystem>
 #include <optional>

@@ -34,6 +34,8 @@ void print_advice(const numaplace::dynamic_topology& t, const advice& a, const s
 }  // namespace
 
 examined examine(const numaplace::dynamic_topology& t, int pid, const examine_options& o, std::ostream& out) {
+  const auto excluded = [&](exclusion_reason r) { return examined{outcome::excluded, describe(r, o.skip), r}; };
+  if (const exclusion_reason r = o.skip.by_pid(pid); r != exclusion_reason::none) return excluded(r);
   std::string why_gone;
   std::optional<process_snapshot> p;
   try {
@@ -44,7 +46,8 @@ examined examine(const numaplace::dynamic_topology& t, int pid, const examine_op
     return {outcome::bad_file, e.what()};
   }
   if (!p) return {outcome::gone, why_gone};
-  if (o.skip_without_memory && p->memory.total_bytes() == 0) return {outcome::no_memory, {}};
+  if (const exclusion_reason r = o.skip.by_process(*p, o.named); r != exclusion_reason::none) return excluded(r);
+  if (!o.named && p->memory.total_bytes() == 0) return {outcome::no_memory, {}};
 
   const advice a = advise(t, *p, o.stack);
   std::vector<unsigned> ids;

@@ -10,11 +10,14 @@
 #include <string>
 #include <string_view>
 
+#include "exclusions.hpp"
+
 namespace balancer {
 
 enum class outcome {
   advised,        ///< advice printed (and applied, with --apply)
-  no_memory,      ///< no resident pages (a kernel thread, a zombie): nothing printed
+  no_memory,      ///< no resident pages (a zombie): nothing printed
+  excluded,       ///< never advised on or moved (exclusions.hpp): nothing printed
   gone,           ///< the process does not exist or exited while read
   not_permitted,  ///< reading or moving it was refused (EACCES/EPERM)
   bad_file,       ///< one of its /proc files is not what the kernel writes
@@ -24,13 +27,15 @@ enum class outcome {
 struct examined {
   outcome what = outcome::advised;
   std::string message;  ///< why, for every outcome but advised and no_memory
+  exclusion_reason excluded_for = exclusion_reason::none;
 };
 
 struct examine_options {
   std::filesystem::path proc = "/proc";
   std::string stack = "linux-modern";
   bool apply = false;
-  bool skip_without_memory = false;  ///< --all: processes with no resident page are not advised
+  exclusions skip;     ///< what is never advised on or moved
+  bool named = true;   ///< asked for by PID; false for what --all finds (no page: passed over)
 };
 
 /// Reads process `pid`, prints its advice on `t` to `out` and applies it when asked. Throws

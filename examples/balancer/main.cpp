@@ -1,7 +1,7 @@
 // numaplace-balance: a user-space NUMA balancer in the spirit of numad, deciding with numaplace.
 //
 //   numaplace-balance [--stack NAME] [--proc ROOT] [--sys ROOT] [--apply] [--all]
-//                     [--interval S [--count N]] PID...
+//                     [--exclude PID|NAME,...] [--min-memory MIB] [--interval S [--count N]] PID...
 //
 // For each named process (and with --all, every process with resident pages): reads
 // /proc/PID/numa_maps (pages per node), /proc/PID/status (allowed CPUs and nodes) and
@@ -13,8 +13,12 @@
 // threads, migrate_pages for its memory. No other process is ever touched. --apply works on
 // the live /proc and /sys only.
 //
-// --interval S runs as a daemon, numad's way: a scan every S seconds until SIGTERM or SIGINT
-// (or N scans with --count); see daemon.hpp for what it survives.
+// Some processes are never advised on or moved, named or not (exclusions.hpp): kernel threads,
+// PID 1, numaplace-balance itself and those --exclude lists; --all also passes over processes
+// with less than --min-memory resident (300 MiB, numad's threshold). Each is reported.
+//
+// --interval S runs as a daemon, numad's way: a scan every S seconds until a signal stops it
+// (or N scans with --count); see daemon.hpp for what it survives and which signals it takes.
 //
 // Exit status of a single pass: 0 advice printed (and applied) for every process still there
 // (processes that do not exist or exit while read are reported, not an error); 1 a file could
@@ -25,6 +29,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
+#include <cstdint>
 #include <exception>
 #include <iostream>
 #include <optional>
@@ -33,6 +40,7 @@
 
 #include "daemon.hpp"
 #include "examine.hpp"
+#include "exclusions.hpp"
 
 namespace {
 
@@ -56,6 +64,7 @@ int single_pass(const balancer::daemon_options& o) {
       case balancer::outcome::no_memory:
         break;
       case balancer::outcome::gone:
+      case balancer::outcome::excluded:
         std::cout << "pid " << pid << ": " << e.message << "; skipped\n";
         break;
       case balancer::outcome::not_permitted:
@@ -94,6 +103,18 @@ int main(int argc, char** argv) try {
       ->type_name("N")
       ->needs(interval)
       ->check(CLI::Range(1u, 1000000u));
+  std::vector<std::string> excluded;
+  app.add_option("--exclude", excluded,
+                 "Never advise on or move these processes: PIDs or names (as in /proc/PID/status), comma-separated")
+      ->type_name("PID|NAME,...")
+      ->delimiter(',')
+      ->allow_extra_args(false);  // one list per --exclude: a PID after it is a process to look at
+  std::uint64_t min_memory_mib = balancer::default_min_memory_bytes >> 20;
+  app.add_option("--min-memory", min_memory_mib,
+                 "With --all: pass over processes with less memory resident, in MiB (numad's threshold)")
+      ->type_name("MIB")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40))
+      ->capture_default_str();
   app.add_option("pids", o.pids, "The processes to look at")->type_name("PID")->check(CLI::Range(1, 0x3fffffff));
 
   try {
@@ -102,10 +123,20 @@ int main(int argc, char** argv) try {
     if (o.examine.apply && (proc != "/proc" || sys != live_sys)) {
       throw CLI::ValidationError("--apply", "moves live processes: it works with the default --proc and --sys only");
     }
+    for (const auto& entry : excluded) {
+      try {
+        balancer::add_exclusion(o.examine.skip, entry);
+      } catch (const std::invalid_argument& bad) {
+        throw CLI::ValidationError("--exclude", bad.what());
+      }
+    }
   } catch (const CLI::ParseError& e) {
     // --help is a "parse error" with code 0: its text goes to stdout.
     return app.exit(e) == 0 ? 0 : exit_usage;
   }
+  o.examine.skip.min_bytes = min_memory_mib << 20;
+  o.examine.skip.self_pid = balancer::self_in(proc);
+  if (o.examine.skip.self_pid == 0 && proc == "/proc") o.examine.skip.self_pid = static_cast<int>(::getpid());
   o.examine.proc = proc;
   o.sys = sys;
   if (count > 0) o.scans = count;

@@ -1,8 +1,10 @@
 #include "proc_files.hpp"
 
+#include <numaplace/linux/status.hpp>
 #include <numaplace/topology/error.hpp>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -58,34 +60,47 @@ std::uint64_t checked_bytes(std::uint64_t pages, std::uint64_t page_kib, const s
   return pages * page_kib * 1024;
 }
 
-// Whole-file reads with errno: what tells a vanished process from a refused one.
+// Whole-file reads with errno: what tells a vanished process from a refused one. At most
+// `limit` bytes, and only from a regular file: a recorded tree may hold a FIFO or a link to
+// /dev/zero where the kernel has a file (O_NONBLOCK keeps the open of a FIFO from waiting).
 enum class read_status { ok, gone, refused };
 
-read_status read_all(const std::filesystem::path& path, std::string& out, int& error) {
+read_status read_all(const std::filesystem::path& path, std::string& out, int& error, std::size_t limit) {
   out.clear();
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     error = errno;
     if (error == ENOENT || error == ESRCH || error == ENOTDIR) return read_status::gone;
     if (error == EACCES || error == EPERM) return read_status::refused;
     throw proc_error(path.string(), 0, std::string("cannot open: ") + std::strerror(error));
   }
+  struct closer {
+    int fd;
+    ~closer() { ::close(fd); }
+  } close_at_end{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw proc_error(path.string(), 0, std::string("cannot stat: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) {
+    const char* kind = S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ? "a character device" : S_ISDIR(st.st_mode) ? "a folder" : "not a regular file";
+    throw proc_error(path.string(), 0, std::string("is ") + kind + ", not a file as the kernel's are");
+  }
   char buffer[65536];
   while (true) {
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n > 0) {
       out.append(buffer, static_cast<std::size_t>(n));
+      if (out.size() > limit) {
+        throw proc_error(path.string(), 0, "is larger than " + std::to_string(limit >> 20) + " MiB, more than the kernel writes");
+      }
       continue;
     }
     if (n == 0) break;
     if (errno == EINTR) continue;
     error = errno;
-    ::close(fd);
     if (error == ESRCH || error == ENOENT) return read_status::gone;
     if (error == EACCES || error == EPERM) return read_status::refused;
     throw proc_error(path.string(), 0, std::string("cannot read: ") + std::strerror(error));
   }
-  ::close(fd);
   return read_status::ok;
 }
 
@@ -93,12 +108,13 @@ read_status read_all(const std::filesystem::path& path, std::string& out, int& e
 
 std::uint64_t numa_maps_summary::total_bytes() const noexcept {
   std::uint64_t sum = 0;
-  for (const auto& [node, b] : bytes) sum += b;
+  for (const auto& [node, b] : bytes) sum += b;  // bounded by parse_numa_maps
   return sum;
 }
 
 numa_maps_summary parse_numa_maps(std::string_view text, const std::string& source) {
   numa_maps_summary out;
+  std::uint64_t total = 0;
   for_each_line(text, [&](std::string_view line, std::size_t number) {
     const auto w = words(line);
     if (w.empty()) return;
@@ -142,6 +158,12 @@ numa_maps_summary parse_numa_maps(std::string_view text, const std::string& sour
     }
     for (const auto& [node, pages] : per_node) {
       const std::uint64_t b = checked_bytes(pages, page_kib, source, number);
+      // Each node's sum, and so every sum of them, stays below 2^64: a wrapped total would
+      // put the memory on another node.
+      if (b > std::numeric_limits<std::uint64_t>::max() - total) {
+        throw proc_error(source, number, "the pages up to here add up to more than 2^64 bytes, more than a machine has");
+      }
+      total += b;
       out.bytes[node] += b;
       if (anonymous) out.anon_bytes[node] += b;
     }
@@ -169,6 +191,9 @@ task_stat parse_task_stat(std::string_view text, const std::string& source) {
   }
   if (rest[0].size() != 1) throw proc_error(source, 1, "state '" + std::string(rest[0]) + "' is not one letter");
   out.state = rest[0][0];
+  const auto flags = number_of<std::uint64_t>(rest[6]);
+  if (!flags) throw proc_error(source, 1, "field 9 (flags) '" + std::string(rest[6]) + "' is not a number");
+  out.flags = *flags;
   const auto cpu = number_of<int>(rest[36]);
   if (!cpu) throw proc_error(source, 1, "field 39 (processor) '" + std::string(rest[36]) + "' is not a CPU number");
   out.processor = *cpu;
@@ -196,11 +221,10 @@ std::optional<process_snapshot> read_process(const std::filesystem::path& proc_r
   p.pid = pid;
   std::string text;
   int error = 0;
-  const auto read_or = [&](const std::filesystem::path& file) {
-    const read_status s = read_all(file, text, error);
+  const auto read_or = [&](const std::filesystem::path& file, std::size_t limit = max_small_proc_file_bytes) {
+    const read_status s = read_all(file, text, error, limit);
     if (s == read_status::refused) {
-      throw proc_permission_error(file.string() + ": " + std::strerror(error) +
-                                  " (reading another user's process needs root or CAP_SYS_PTRACE)");
+      throw proc_permission_error(file.string() + ": " + std::strerror(error) + " (" + numaplace::os::errno_hint(EPERM, numaplace::os::call_arguments::page_list) + ")");
     }
     return s == read_status::ok;
   };
@@ -211,7 +235,7 @@ std::optional<process_snapshot> read_process(const std::filesystem::path& proc_r
   } catch (const numaplace::topology_error& e) {
     throw proc_error(e.where().source, e.where().line, e.reason());
   }
-  if (!read_or(dir / "numa_maps")) return gone(std::string("exited while being read (") + std::strerror(error) + ")");
+  if (!read_or(dir / "numa_maps", max_numa_maps_bytes)) return gone(std::string("exited while being read (") + std::strerror(error) + ")");
   p.memory = parse_numa_maps(text, (dir / "numa_maps").string());
   for (const int tid : list_threads(proc_root, pid)) {
     const auto stat = dir / "task" / std::to_string(tid) / "stat";

@@ -7,10 +7,13 @@
 //                              kernelpagesize_kB (4 unless huge pages)
 //   /proc/PID/status           "Key:\tvalue" lines; Name, Pid, Threads, Cpus_allowed_list and
 //                              Mems_allowed_list are used
-//   /proc/PID/task/TID/stat    "TID (COMM) STATE ..."; field 39 is the CPU the thread last ran on
+//   /proc/PID/task/TID/stat    "TID (COMM) STATE ..."; field 9 holds the task's flags (PF_KTHREAD
+//                              for a kernel thread), field 39 the CPU the thread last ran on
 //
 // Parse errors throw proc_error, whose message names the file and line. The root of /proc is
-// a parameter, so tests read fixture trees recorded from real processes.
+// a parameter, so tests read fixture trees recorded from real processes; since a tree may be
+// anything, every file must be a regular file (as /proc's are) of bounded size, and the
+// pages of a numa_maps must add up to less than 2^64 bytes.
 
 #include <numaplace/linux/proc_status.hpp>
 
@@ -42,8 +45,14 @@ class proc_permission_error : public std::runtime_error {
 struct numa_maps_summary {
   std::map<unsigned, std::uint64_t> bytes;       ///< every page, by node id
   std::map<unsigned, std::uint64_t> anon_bytes;  ///< pages of anonymous mappings (no file=)
-  std::uint64_t total_bytes() const noexcept;
+  std::uint64_t total_bytes() const noexcept;  ///< never wraps: parse_numa_maps bounds the sum
 };
+
+/// The most a numa_maps may hold: vm.max_map_count is 65,530 mappings by default (262,144 on
+/// hosts tuned for Elasticsearch) and a line is under 200 bytes, so about 52 MB at the most.
+inline constexpr std::size_t max_numa_maps_bytes = std::size_t{128} << 20;
+/// The most a status or stat file may hold (a status is 1-2 KB, 20 KB with 8,192 CPUs listed).
+inline constexpr std::size_t max_small_proc_file_bytes = std::size_t{1} << 20;
 
 numa_maps_summary parse_numa_maps(std::string_view text, const std::string& source);
 
@@ -55,7 +64,11 @@ struct task_stat {
   int tid = 0;
   std::string comm;
   char state = '?';
-  int processor = -1;  ///< the CPU it last ran on
+  std::uint64_t flags = 0;  ///< field 9, the kernel's PF_* task flags
+  int processor = -1;       ///< the CPU it last ran on
+
+  /// PF_KTHREAD (include/linux/sched.h, unchanged from 2.6 to 6.12): the task is a kernel thread.
+  bool kernel_thread() const noexcept { return (flags & 0x00200000u) != 0; }
 };
 
 task_stat parse_task_stat(std::string_view text, const std::string& source);

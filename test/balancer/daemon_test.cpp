@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -280,31 +281,137 @@ TEST_CASE("numaplace-balance: --help on stdout with exit 0; usage errors name th
   CHECK(not_pid.find("12x") != std::string::npos);
 }
 
-TEST_CASE("--all: every process with resident pages; one without is passed over quietly") {
-  fixture f;
-  // A process whose one mapping has no page in memory (kernel threads, with an empty
-  // numa_maps, read as gone and are passed over too).
-  const fs::path kthread = f.proc() / "2";
-  fs::create_directories(kthread / "task" / "2");
-  write_file(kthread / "status", "Name:\tkthreadd\nPid:\t2\nThreads:\t1\nCpus_allowed_list:\t0-7\nMems_allowed_list:\t0-7\n");
-  write_file(kthread / "numa_maps", "00400000 default file=/usr/bin/sleep\n");
-  fs::copy_file(f.proc() / "169" / "task" / "169" / "stat", kthread / "task" / "2" / "stat");
+// A process in the fixture tree made from 169's files: `name` in its status and stat, the
+// stat's flags (field 9) replaced by `flags`, and `numa_maps` as given.
+void add_process(const fixture& f, int pid, const std::string& name, unsigned long flags, const std::string& numa_maps) {
+  const fs::path dir = f.proc() / std::to_string(pid);
+  const std::string id = std::to_string(pid);
+  fs::create_directories(dir / "task" / id);
+  write_file(dir / "status", "Name:\t" + name + "\nPid:\t" + id + "\nThreads:\t1\nCpus_allowed_list:\t0-7\nMems_allowed_list:\t0-7\n");
+  write_file(dir / "numa_maps", numa_maps);
   std::string stat;
   {
-    std::ifstream in(kthread / "task" / "2" / "stat");
+    std::ifstream in(f.proc() / "169" / "task" / "169" / "stat");
     std::getline(in, stat);
   }
-  write_file(kthread / "task" / "2" / "stat", "2 (kthreadd)" + stat.substr(stat.find(") ") + 1) + "\n");
+  std::istringstream fields(stat.substr(stat.find(") ") + 2));
+  std::vector<std::string> rest{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
+  rest[6] = std::to_string(flags);  // field 9
+  std::string line = id + " (" + name + ")";
+  for (const auto& r : rest) line += " " + r;
+  write_file(dir / "task" / id / "stat", line + "\n");
+}
 
-  daemon_process d(balance(f, {"--all", "--interval", "0.2", "--count", "2"}));
-  const int status = d.finish();
+constexpr unsigned long pf_kthread = 0x00200000;
+
+TEST_CASE("--all: every process with resident pages; kernel threads, small processes and --exclude are passed over") {
+  fixture f;
+  // kthreadd, as the kernel shows it: PF_KTHREAD in its flags, nothing mapped.
+  add_process(f, 2, "kthreadd", pf_kthread | 0x8040, "");
+  // A user process with a mapping but no page in memory.
+  add_process(f, 300, "idle", 0x400000, "00400000 default file=/usr/bin/sleep\n");
+  {
+    daemon_process d(balance(f, {"--all", "--min-memory", "0", "--interval", "0.2", "--count", "2"}));
+    const int status = d.finish();
+    INFO(d.out());
+    CHECK(status == 0);
+    for (const char* advice : {"recommend nodes 5 (CPUs 5)", "recommend nodes 0-3 (CPUs 0-3)", "recommend nodes 6-7"}) {
+      CHECK(occurrences(d.out(), advice) == 2);
+    }
+    CHECK(d.out().find("pid 2 ") == std::string::npos);
+    CHECK(d.out().find("pid 300") == std::string::npos);
+    // Said once: the second scan passes over the same.
+    CHECK(occurrences(d.out(), "passed over: 1 kernel thread (never advised on or moved)") == 1);
+    CHECK(last_line(d.out()) == "numaplace-balance: stopped after 2 scans (--count)");
+  }
+  {
+    // numad's 300 MB threshold by default: the guest's processes are a few MiB each.
+    daemon_process d(balance(f, {"--all", "--exclude", "171", "--interval", "0.2", "--count", "1"}));
+    CHECK(d.finish() == 0);
+    INFO(d.out());
+    CHECK(d.out().find("recommend") == std::string::npos);
+    CHECK(d.out().find("passed over: 1 kernel thread, 1 by --exclude, 3 under --min-memory (300 MiB) (never advised on or moved)") !=
+          std::string::npos);
+  }
+  {
+    // Named processes are the user's choice, whatever their size; an excluded name still wins.
+    daemon_process d(balance(f, {"--exclude", "numaplace-balan", "--interval", "0.2", "--count", "2", "169", "2", "1"}));
+    CHECK(d.finish() == 0);
+    INFO(d.out());
+    CHECK(d.out().find("recommend") == std::string::npos);
+    CHECK(occurrences(d.out(), "pid 169: excluded by --exclude; dropped") == 1);
+    CHECK(occurrences(d.out(), "pid 2: a kernel thread is never moved; dropped") == 1);
+    CHECK(occurrences(d.out(), "pid 1: PID 1, the init of its PID namespace, is never moved; dropped") == 1);
+    CHECK(last_line(d.out()) == "numaplace-balance: no process left to watch; stopped after 1 scan");
+  }
+}
+
+TEST_CASE("--exclude: PIDs and names, each checked; a name the kernel would cut is refused") {
+  const auto run = [](const std::string& args) {
+    FILE* p = popen((std::string(NUMAPLACE_BALANCE) + " " + args + " 2>&1").c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::string out;
+    std::array<char, 4096> buf{};
+    while (std::fgets(buf.data(), buf.size(), p) != nullptr) out += buf.data();
+    const int s = pclose(p);
+    return std::make_pair(WIFEXITED(s) ? WEXITSTATUS(s) : -1, out);
+  };
+  const auto [a, long_name] = run("--exclude numaplace-balance 169");
+  CHECK(a == 2);
+  CHECK(long_name.find("'numaplace-balance' has 17 characters; the kernel keeps at most 15") != std::string::npos);
+  const auto [b, zero] = run("--exclude 0 169");
+  CHECK(b == 2);
+  CHECK(zero.find("'0' is not a PID") != std::string::npos);
+  const auto [c, empty] = run("--exclude '' 169");
+  CHECK(c == 2);
+  CHECK(empty.find("an empty entry") != std::string::npos);
+  const auto [d, huge] = run("--exclude 99999999999999999999 169");
+  CHECK(d == 2);
+  CHECK(huge.find("is not a PID") != std::string::npos);
+}
+
+TEST_CASE("daemon: SIGHUP is ignored with a line; SIGQUIT, SIGUSR1, SIGUSR2 stop it cleanly, named") {
+  // Before: SIGHUP and SIGUSR1 killed it mid-wait (exit 129, 138) with no last line.
+  fixture f;
+  daemon_process d(balance(f, {"--interval", "60", "169"}));
+  REQUIRE(d.wait_for("recommend nodes 5"));
+  d.signal(SIGHUP);
+  REQUIRE(d.wait_for("SIGHUP ignored", 5));
+  for (const int sig : {SIGQUIT, SIGUSR1, SIGUSR2}) {
+    fixture g;
+    daemon_process e(balance(g, {"--interval", "60", "169"}));
+    REQUIRE(e.wait_for("recommend nodes 5"));
+    e.signal(sig);
+    const int status = e.finish(5);
+    INFO(e.out());
+    CHECK(status == 0);
+    const char* name = sig == SIGQUIT ? "SIGQUIT" : sig == SIGUSR1 ? "SIGUSR1" : "SIGUSR2";
+    CHECK(last_line(e.out()) == std::string("numaplace-balance: stopped by ") + name + " after 1 scan");
+  }
+  d.signal(SIGTERM);
+  CHECK(d.finish(5) == 0);
+  INFO(d.out());
+  CHECK(last_line(d.out()) == "numaplace-balance: stopped by SIGTERM after 1 scan");
+}
+
+TEST_CASE("in a PID namespace, --all --apply touches neither PID 1 nor itself") {
+  // unshare(1) makes a PID namespace with its own /proc, where PID 1 is a shell. Before the
+  // exclusions, --all --apply moved that PID 1 and the balancer itself; each move is a line.
+  if (std::system("unshare --user --map-root-user --pid --fork --mount-proc true >/dev/null 2>&1") != 0 ||
+      sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+    MESSAGE("skipped: needs unshare with user and PID namespaces, and two CPUs");
+    return;
+  }
+  const std::string script = "sleep 5 & " + std::string(NUMAPLACE_BALANCE) +
+                             " --all --apply --min-memory 0 --interval 0.05 --count 2; kill $! 2>/dev/null; true";
+  daemon_process d({"unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc", "sh", "-c", script});
+  const int status = d.finish(20);
   INFO(d.out());
   CHECK(status == 0);
-  for (const char* advice : {"recommend nodes 5 (CPUs 5)", "recommend nodes 0-3 (CPUs 0-3)", "recommend nodes 6-7"}) {
-    CHECK(occurrences(d.out(), advice) == 2);
-  }
-  CHECK(d.out().find("pid 2") == std::string::npos);
-  CHECK(last_line(d.out()) == "numaplace-balance: stopped after 2 scans (--count)");
+  CHECK(d.out().find("pid 1 ") == std::string::npos);
+  CHECK(d.out().find("passed over: PID 1, numaplace-balance itself (never advised on or moved)") != std::string::npos);
+  // The one other process there, sleep, is moved: --apply did run.
+  CHECK(occurrences(d.out(), "applied: affinity of 1 thread set to CPUs") == 2);
 }
 
 TEST_CASE("daemon --apply on the live machine: a process is moved every scan; a move not permitted is reported once") {
@@ -335,7 +442,7 @@ TEST_CASE("daemon --apply on the live machine: a process is moved every scan; a 
     INFO(d.out());
     CHECK(status == 0);  // the daemon goes on; the one-shot program would exit 3
     CHECK(occurrences(d.out(), "pid " + pid + ": not permitted: sched_setaffinity") == 1);
-    CHECK(d.out().find("needs root or CAP_SYS_NICE); reported once, still watched") != std::string::npos);
+    CHECK(d.out().find("needs CAP_SYS_NICE, which root has unless a container or a capability bounding set took it away); reported once, still watched") != std::string::npos);
     CHECK(occurrences(d.out(), "recommend nodes") == 3);  // still advised every scan
     CHECK(d.out().find("applied:") == std::string::npos);
   } else {

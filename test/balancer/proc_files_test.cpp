@@ -4,8 +4,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cstdint>
 #include <string>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "proc_files.hpp"
@@ -120,5 +122,61 @@ TEST_CASE("read_process: a malformed file is reported with its path") {
   std::ofstream(root / "169" / "status") << "Name:\tx\nPid:\t169\nThreads:\t1\nCpus_allowed_list:\t0-\n";
   CHECK(error_of([&] { balancer::read_process(root, 169); }) ==
         (root / "169" / "status").string() + ":4: '0-' is not a number or a range such as 0-3");
+  std::filesystem::remove_all(root);
+}
+
+TEST_CASE("numa_maps: pages that add up past 2^64 bytes are an error, not a wrapped total") {
+  // Before: two mappings of 2^51 pages on node 0 wrapped to a few KiB, less than another
+  // node's, and the balancer put the process there.
+  const std::string near_half = "2251799813685248";  // 2^51 pages of 4 KiB: 2^63 bytes
+  const auto one = balancer::parse_numa_maps("1000 default N0=" + near_half + " kernelpagesize_kB=4\n", "maps");
+  CHECK(one.total_bytes() == std::uint64_t{1} << 63);
+  CHECK(error_of([&] {
+          balancer::parse_numa_maps("1000 default N0=" + near_half + " kernelpagesize_kB=4\n2000 default N0=" + near_half +
+                                        " kernelpagesize_kB=4\n",
+                                    "maps");
+        }) == "maps:2: the pages up to here add up to more than 2^64 bytes, more than a machine has");
+  // Across nodes too, so that total_bytes() cannot wrap either.
+  CHECK(error_of([&] {
+          balancer::parse_numa_maps("1000 default N0=" + near_half + " N1=" + near_half + " N2=" + near_half +
+                                        " kernelpagesize_kB=4\n",
+                                    "maps");
+        }).starts_with("maps:1: the pages up to here add up to more than 2^64 bytes"));
+}
+
+TEST_CASE("task stat: field 9 holds the flags; PF_KTHREAD marks a kernel thread") {
+  // Fields 11 to 38 zero, 39 (the CPU) 3, 40 zero.
+  std::string rest;
+  for (int field = 11; field <= 38; ++field) rest += " 0";
+  rest += " 3 0\n";
+  const auto kthreadd = balancer::parse_task_stat("2 (kthreadd) S 0 0 0 0 -1 2129984 0" + rest, "stat");
+  CHECK(kthreadd.flags == 2129984);
+  CHECK(kthreadd.kernel_thread());
+  const auto user = balancer::parse_task_stat("9 (sh) S 1 9 9 0 -1 4194560 0" + rest, "stat");
+  CHECK_FALSE(user.kernel_thread());
+  CHECK(user.processor == 3);
+  CHECK(error_of([&] { balancer::parse_task_stat("9 (sh) S 1 9 9 0 -1 x 0" + rest, "stat"); }) ==
+        "stat:1: field 9 (flags) 'x' is not a number");
+}
+
+TEST_CASE("read_process: a recorded tree's file that is a FIFO or /dev/zero is refused, not read forever") {
+  // Before: numa_maps as a link to /dev/zero was read without bound, a FIFO waited forever.
+  const auto root = std::filesystem::temp_directory_path() / ("numaplace-balance-special-" + std::to_string(getpid()));
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root);
+  std::filesystem::copy(guest / "proc" / "169", root / "169", std::filesystem::copy_options::recursive);
+  const auto maps = root / "169" / "numa_maps";
+  std::filesystem::remove(maps);
+  std::filesystem::create_symlink("/dev/zero", maps);
+  CHECK(error_of([&] { balancer::read_process(root, 169); }) ==
+        maps.string() + ": is a character device, not a file as the kernel's are");
+  std::filesystem::remove(maps);
+  REQUIRE(::mkfifo(maps.c_str(), 0600) == 0);
+  CHECK(error_of([&] { balancer::read_process(root, 169); }) == maps.string() + ": is a FIFO, not a file as the kernel's are");
+  std::filesystem::remove(maps);
+  // A regular file past the bound: a status of 2 MiB.
+  std::ofstream(root / "169" / "status") << std::string(2u << 20, 'x');
+  CHECK(error_of([&] { balancer::read_process(root, 169); }) ==
+        (root / "169" / "status").string() + ": is larger than 1 MiB, more than the kernel writes");
   std::filesystem::remove_all(root);
 }

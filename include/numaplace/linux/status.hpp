@@ -40,9 +40,11 @@ inline std::string errno_hint(int error, call_arguments args) {
   switch (error) {
     case EPERM:
       if (args == call_arguments::page_list) {
-        return "reading another user's process needs root or CAP_SYS_PTRACE";
+        return "reading another user's process needs CAP_SYS_PTRACE, which root has unless a container or a "
+               "capability bounding set took it away; Yama's ptrace_scope or a security module may refuse even then";
       }
-      return "acting on another user's task, or moving pages that other processes also map, needs root or CAP_SYS_NICE";
+      return "acting on another user's task, or moving pages that other processes also map, needs CAP_SYS_NICE, which "
+             "root has unless a container or a capability bounding set took it away";
     case ESRCH:
       return "the task has exited, or never existed";
     case EINVAL:
