@@ -20,7 +20,8 @@
 // scheduler's distance circles (every node at one distance joins together, as the kernel's
 // sched_init_numa levels do), never node by node:
 //  - memory: MemFree of each node's meminfo when the machine is a sysfs tree (this machine,
-//    --sysfs); a machine file or preset has no free figure, so its node sizes count.
+//    --sysfs), the "free:" lines of a numactl dump given as --file; any other machine file or
+//    preset has no free figure, so its node sizes count.
 //  - CPUs: every CPU the node lists, idle or not. The advice says where a job of this shape
 //    fits; numad's 2-second idle sample makes the answer depend on what else ran in those 2 s,
 //    and a machine file has no idle time at all. Spreading around busy CPUs is the scheduler's
@@ -136,7 +137,7 @@ class advise_command final : public command {
     const demand d = parse_demand(want_);
     const loaded_topology loaded = source_.load();
     const numaplace::dynamic_topology& t = loaded.topology;
-    const supply s = supply_of(t);
+    const supply s = supply_of(loaded);
     check_fits(t, s, d, want_, loaded.source);
 
     std::optional<candidate> best;
@@ -172,15 +173,22 @@ class advise_command final : public command {
     return root;
   }
 
-  supply supply_of(const numaplace::dynamic_topology& t) const {
+  // Free memory: MemFree where the machine is a sysfs tree (this one, --sysfs), a numactl
+  // dump's "free:" lines where it gives them; any other source describes a machine whose free
+  // memory is unknown, so its node sizes count.
+  supply supply_of(const loaded_topology& loaded) const {
+    const numaplace::dynamic_topology& t = loaded.topology;
     supply s;
     const auto root = sysfs_root(t);
-    s.memory_source = root ? "MemFree" : "MemTotal";
+    const bool dump_says = !root && !loaded.free_bytes.empty();
+    s.memory_source = root ? "MemFree" : dump_says ? "the free: lines" : "MemTotal";
     for (node_index i = 0; i < t.node_count(); ++i) {
       s.cpus.push_back(t.cpus(i).size());
       std::uint64_t bytes = 0;
       if (t.has_memory(i)) {
-        bytes = root ? numaplace::load::node_meminfo_bytes(*root, t.id_of(i), "MemFree") : t.memory_bytes(i);
+        bytes = root        ? numaplace::load::node_meminfo_bytes(*root, t.id_of(i), "MemFree")
+                : dump_says ? loaded.free_bytes[i]
+                            : t.memory_bytes(i);
       }
       s.free_bytes.push_back(bytes);
       s.memory_known = s.memory_known || t.memory_bytes(i) > 0;

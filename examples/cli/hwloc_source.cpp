@@ -41,7 +41,7 @@ std::vector<std::string> notes_of(const numaplace::load::hwloc_details& details)
 loaded_topology hwloc_this_machine() {
   numaplace::load::hwloc_details details;
   numaplace::dynamic_topology topology = numaplace::load::hwloc_this_machine(&details);
-  return {std::move(topology), "this machine (hwloc)", notes_of(details)};
+  return {std::move(topology), "this machine (hwloc)", notes_of(details), {}};
 }
 
 loaded_topology hwloc_xml_file(const std::string& path) {
@@ -49,13 +49,13 @@ loaded_topology hwloc_xml_file(const std::string& path) {
   // The CLI's reader, so that <(lstopo --of xml) works and a FIFO without a writer does not block.
   const std::string text = read_input(path, "a hwloc XML file (lstopo FILE.xml)");
   numaplace::dynamic_topology topology = numaplace::load::hwloc_xml_text(text, input_name(path), &details);
-  return {std::move(topology), "hwloc XML " + path, notes_of(details)};
+  return {std::move(topology), "hwloc XML " + path, notes_of(details), {}};
 }
 
 loaded_topology hwloc_synthetic_description(const std::string& description) {
   numaplace::load::hwloc_details details;
   numaplace::dynamic_topology topology = numaplace::load::hwloc_synthetic(description, &details);
-  return {std::move(topology), "hwloc synthetic \"" + description + "\"", notes_of(details)};
+  return {std::move(topology), "hwloc synthetic \"" + description + "\"", notes_of(details), {}};
 }
 
 #else

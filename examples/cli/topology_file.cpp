@@ -196,7 +196,7 @@ loaded_topology parse_topology_json(std::string_view text, const std::string& so
     if (w.row && w.column) at += fmt::format("/{}", *w.column);
     c.fail(at, e.reason());
   }
-  loaded_topology loaded{std::move(*topology), fmt::format("file {}", source), {}};
+  loaded_topology loaded{std::move(*topology), fmt::format("file {}", source), {}, {}};
   if (const auto notes = doc.find("notes"); notes != doc.end()) {
     if (!notes->is_array()) c.fail("/notes", fmt::format("expected an array of strings, got {}", shown(*notes)));
     for (std::size_t i = 0; i < notes->size(); ++i) {

@@ -54,7 +54,7 @@ std::string preset_names() {
 loaded_topology from_preset(const std::string& name) {
   const numaplace::presets::preset* p = numaplace::presets::find(name);
   if (p == nullptr) throw usage_error(fmt::format("unknown machine '{}'; valid machines: {}", name, preset_names()));
-  return {p->build(), fmt::format("preset {}", p->name), {}};
+  return {p->build(), fmt::format("preset {}", p->name), {}, {}};
 }
 
 // A topology file of any format, "-" being standard input: a topology document (`topo --json`
@@ -63,14 +63,29 @@ loaded_topology from_file(const std::string& path) {
   const bool standard_input = path == "-";
   const std::string source = standard_input ? "standard input" : path;
   const std::string text = read_input(path, "a topology file (topo --json output, a distance matrix or numactl --hardware output)");
-  loaded_topology loaded = looks_like_json(text) ? parse_topology_json(text, source)
-                                                 : loaded_topology{numaplace::load::text(text, source), "", {}};
+  if (looks_like_json(text)) {
+    loaded_topology loaded = parse_topology_json(text, source);
+    loaded.source = standard_input ? "standard input" : fmt::format("file {}", path);
+    return loaded;
+  }
+  numaplace::load::numactl_details details;
+  loaded_topology loaded{numaplace::load::text(text, source, &details), "", {}, {}};
   loaded.source = standard_input ? "standard input" : fmt::format("file {}", path);
+  // A numactl dump's free memory, when it gives it for every node that has memory.
+  const numaplace::dynamic_topology& t = loaded.topology;
+  std::vector<std::uint64_t> free(t.node_count(), 0);
+  bool every = !details.free_bytes.empty();
+  for (numaplace::node_index i = 0; i < t.node_count() && every; ++i) {
+    const auto it = details.free_bytes.find(t.id_of(i));
+    if (it != details.free_bytes.end()) free[i] = it->second;
+    else every = !t.has_memory(i);
+  }
+  if (every) loaded.free_bytes = std::move(free);
   return loaded;
 }
 
 loaded_topology from_sysfs(const std::string& root, const std::string& label) {
-  return {numaplace::load::sysfs(root), fmt::format("{} (sysfs {})", label, root), {}};
+  return {numaplace::load::sysfs(root), fmt::format("{} (sysfs {})", label, root), {}, {}};
 }
 
 // This machine: sysfs when the kernel lists nodes there, else hwloc (which also knows
@@ -167,7 +182,7 @@ loaded_topology load_machine(const machine_request& request) {
   if (request.name) return from_preset(*request.name);
   if (request.sysfs) return from_sysfs(*request.sysfs, "sysfs");
   if (request.generate) {
-    return {numaplace::generate::from_spec(*request.generate), fmt::format("generated {}", *request.generate), {}};
+    return {numaplace::generate::from_spec(*request.generate), fmt::format("generated {}", *request.generate), {}, {}};
   }
   if (request.hwloc_xml) return hwloc_xml_file(*request.hwloc_xml);
   if (request.hwloc_synthetic) return hwloc_synthetic_description(*request.hwloc_synthetic);

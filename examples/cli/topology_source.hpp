@@ -3,6 +3,7 @@
 // --hwloc-xml, --hwloc-synthetic, or this machine.
 // Shared by every subcommand that needs a machine, so they all accept the same options.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ struct loaded_topology {
   numaplace::dynamic_topology topology;
   std::string source;              ///< e.g. "preset seed000-8node", "file m.txt", "sysfs /sys/..."
   std::vector<std::string> notes;  ///< caveats, e.g. distances hwloc did not report
+  /// Free memory by node index, where the source says it for every node with memory (a
+  /// numactl dump's "free:" lines); empty otherwise.
+  std::vector<std::uint64_t> free_bytes;
 };
 
 /// One way to name a machine; at most one member is set, none meaning this machine. The one

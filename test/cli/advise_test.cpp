@@ -3,6 +3,7 @@
 // node 4 has the most, 124424 kB; pairs 0-1, 2-3, 4-5, 6-7 at distance 12, quads at 17).
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 using numaplace_cli_test::data_file;
 using numaplace_cli_test::check_rejected;
 using numaplace_cli_test::run_numaplace;
+using numaplace_cli_test::scratch_file;
 
 namespace {
 
@@ -93,4 +95,24 @@ TEST_CASE("advise: memory sums saturate and demands compare in MiB, so nothing w
   // 2^44 MiB is 2^64 bytes: wrapped to 0, it was met by any node.
   check_rejected({"advise", "-w", "1:17592186044416", "--generate", "fully-connected:2/memory=1G"},
                  "asks for 17592186044416 MiB but generated fully-connected:2/memory=1G has 2048 MiB in all");
+}
+
+TEST_CASE("advise: a numactl dump's free: lines are its free memory") {
+  // Before, a numactl file's free: lines were checked and dropped: node sizes counted, and the
+  // tie went to node 0, which has 100 MB free.
+  const std::string dump =
+      "available: 2 nodes (0-1)\nnode 0 cpus: 0 1\nnode 0 size: 1000 MB\nnode 0 free: 100 MB\n"
+      "node 1 cpus: 2 3\nnode 1 size: 1000 MB\nnode 1 free: 900 MB\nnode distances:\nnode   0   1\n"
+      "  0:  10  20\n  1:  20  10\n";
+  const std::string file = scratch_file("free-lines.numactl", dump);
+  CHECK(advise({"-w", "1:500", "--file", file}) == "1\n");
+  CHECK(advise({"-w", "2:950", "--file", file}) == "0-1\n");
+  // Without a free: line for every node with memory, the sizes count, as for any file.
+  const std::string partial = scratch_file("free-partial.numactl", std::string(dump).replace(dump.find("node 1 free: 900 MB\n"), 20, ""));
+  CHECK(advise({"-w", "1:500", "--file", partial}) == "0\n");
+  // More free than the node has is an edited dump.
+  const std::string edited = scratch_file("free-edited.numactl", std::string(dump).replace(dump.find("100 MB"), 6, "2000 MB"));
+  check_rejected({"advise", "-w", "1", "--file", edited},
+                 edited + ":4: node 0 has more memory free (2000 MB) than its size (1000 MB)");
+  for (const auto& f : {file, partial, edited}) std::filesystem::remove(f);
 }

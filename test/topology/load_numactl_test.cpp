@@ -185,3 +185,22 @@ TEST_CASE("numactl files: errors name the file") {
   CHECK(mentions(m, "no-such.numactl"));
   CHECK(mentions(m, "no such file"));
 }
+
+TEST_CASE("the free: lines are kept in numactl_details, checked against the size") {
+  const std::string dump =
+      "available: 2 nodes (0,2)\nnode 0 cpus: 0\nnode 0 size: 1000 MB\nnode 0 free: 100 MB\n"
+      "node 2 cpus: 1\nnode 2 size: 1 GB\nnode 2 free: <not available>\nnode distances:\nnode 0 2\n"
+      "0: 10 20\n2: 20 10\n";
+  load::numactl_details details;
+  const dynamic_topology t = load::text(dump, "dump", &details);
+  CHECK(t.node_count() == 2);
+  REQUIRE(details.free_bytes.size() == 1);
+  CHECK(details.free_bytes.at(0) == 100ull << 20);
+  CHECK(load::numactl_text(dump, "dump").node_count() == 2);  // details are optional
+  std::string twice = dump;
+  twice.insert(twice.find("node 2 cpus"), "node 0 free: 90 MB\n");
+  CHECK(error_of([&] { load::numactl_text(twice, "dump"); }) == "dump:5: a second 'free:' line for node 0");
+  std::string more = dump;
+  more.replace(more.find("100 MB"), 6, "1001 MB");
+  CHECK(error_of([&] { load::numactl_text(more, "dump"); }) == "dump:4: node 0 has more memory free (1001 MB) than its size (1000 MB)");
+}

@@ -14,11 +14,12 @@ namespace numaplace::load {
 
 /// `numactl --hardware` output when the text has its "node distances:" table (or its
 /// "available:" line, so that a truncated paste gets numactl's error, not the matrix one);
-/// otherwise a plain matrix. `source` names the text in errors.
-inline dynamic_topology text(std::string_view text, const std::string& source) {
+/// otherwise a plain matrix. `source` names the text in errors; `details`, when given, gets
+/// what a numactl dump says besides the topology (its free memory).
+inline dynamic_topology text(std::string_view text, const std::string& source, numactl_details* details = nullptr) {
   const bool numactl = text.find("node distances:") != std::string_view::npos || text.starts_with("available:") ||
                        text.find("\navailable:") != std::string_view::npos;
-  return numactl ? numactl_text(text, source) : matrix_text(text, source);
+  return numactl ? numactl_text(text, source, details) : matrix_text(text, source);
 }
 
 /// load::text of the file at `path`. Throws topology_error naming the file.

@@ -13,11 +13,13 @@
 //
 // Mail clients wrap long cpu lists, so a line holding only numbers continues the "cpus:" line
 // above it. Anything else unrecognised is an error: a guess would describe another machine.
+// The "free:" lines are not topology; numactl_details keeps them for whoever wants them.
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +41,8 @@ struct numactl_node {
   std::size_t cpus_line = 0;
   std::optional<std::uint64_t> memory_bytes;  // absent: no "size:" line, or "<not available>"
   bool has_size_line = false;
+  std::optional<std::uint64_t> free_bytes;  // absent: no "free:" line, or "<not available>"
+  std::size_t free_line = 0;
 };
 
 // "64177 MB" (numactl prints MB; kB and GB are taken too) or numactl's "<not available>".
@@ -65,10 +69,17 @@ inline void append_cpus(std::vector<unsigned>& cpus, const std::vector<std::stri
 
 }  // namespace detail
 
+/// What a numactl dump says besides the topology.
+struct numactl_details {
+  /// Each "node N free: X MB" line, by node id: the free memory when the dump was taken.
+  std::map<node_id, std::uint64_t> free_bytes;
+};
+
 /// Parses `numactl --hardware` output. Nodes and their order come from the distance table's
 /// header row (ids may have holes); a node whose "cpus:" list is empty has no CPU, one of size
 /// 0 MB no memory. Throws topology_error naming `source`, the line and what was wrong.
-inline dynamic_topology numactl_text(std::string_view text, const std::string& source = "numactl") {
+inline dynamic_topology numactl_text(std::string_view text, const std::string& source = "numactl",
+                                     numactl_details* details = nullptr) {
   using detail::fail;
   std::vector<detail::numactl_node> described;  // in order of first mention; ids < max_nodes bound its size
   const auto node_named = [&](node_id id, std::size_t line) -> std::size_t {
@@ -185,7 +196,9 @@ inline dynamic_topology numactl_text(std::string_view text, const std::string& s
         node.has_size_line = true;
         node.memory_bytes = detail::numactl_size(rest, source, number);
       } else if (words[2] == "free:") {
-        (void)detail::numactl_size(rest, source, number);  // checked, not kept: free memory is not topology
+        if (node.free_line != 0) fail(source, number, "a second 'free:' line for node " + std::to_string(id));
+        node.free_line = number;
+        node.free_bytes = detail::numactl_size(rest, source, number);
       } else {
         fail(source, number, "unknown line '" + numaplace::detail::excerpt(line) + "'");
       }
@@ -243,13 +256,22 @@ inline dynamic_topology numactl_text(std::string_view text, const std::string& s
       nodes[i].memory_bytes = *d.memory_bytes;
       nodes[i].has_memory = *d.memory_bytes != 0;
     }
+    if (d.free_bytes) {
+      // MemFree never exceeds MemTotal: a dump saying so was edited.
+      if (d.memory_bytes && *d.free_bytes > *d.memory_bytes) {
+        fail(source, d.free_line,
+             "node " + std::to_string(d.id) + " has more memory free (" + std::to_string(*d.free_bytes >> 20) +
+                 " MB) than its size (" + std::to_string(*d.memory_bytes >> 20) + " MB)");
+      }
+      if (details != nullptr) details->free_bytes[d.id] = *d.free_bytes;
+    }
   }
   return detail::build(rows, std::move(nodes), source, row_origins, node_origins);
 }
 
 /// numactl_text on a file's contents; errors name the file.
-inline dynamic_topology numactl_file(const std::filesystem::path& path) {
-  return numactl_text(detail::read_text(path), path.string());
+inline dynamic_topology numactl_file(const std::filesystem::path& path, numactl_details* details = nullptr) {
+  return numactl_text(detail::read_text(path), path.string(), details);
 }
 
 }  // namespace numaplace::load
