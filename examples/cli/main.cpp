@@ -6,10 +6,13 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <cstddef>
 #include <exception>
+#include <string_view>
 #include <memory>
 #include <vector>
 
+#include <numaplace/topology/cpulist.hpp>
 #include <numaplace/topology/error.hpp>
 #include <numaplace/version.hpp>
 
@@ -22,7 +25,23 @@
 
 namespace {
 
+/// No option's value comes near this (PATH_MAX is 4096, and a generator spec, a workload or a
+/// stack list is a line); a longer argument is a mistake, and quoting it whole in the message
+/// that refuses it would bury the terminal.
+constexpr std::size_t max_argument_chars = 4096;
+
+void check_argument_lengths(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.size() > max_argument_chars) {
+      throw numaplace_cli::usage_error(fmt::format("argument {} '{}' is longer than the {} characters any option takes", i,
+                                                   numaplace::detail::excerpt(arg), max_argument_chars));
+    }
+  }
+}
+
 int run_cli(int argc, char** argv) {
+  check_argument_lengths(argc, argv);
   CLI::App app{"numaplace: NUMA task placement as the Linux kernel decides it", "numaplace"};
   app.set_version_flag("--version", numaplace::version_string);
   app.footer(

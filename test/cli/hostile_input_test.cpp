@@ -203,3 +203,18 @@ TEST_CASE("merge refuses doctored parts, naming the part and the place") {
   }
   for (const auto& f : {p0, p1, twice, misplaced, beyond, reseeded, short_part, negative, local, nodes, unsettled}) std::filesystem::remove(f);
 }
+
+TEST_CASE("an argument of 100,000 characters is refused by its start and length, not echoed whole") {
+  // Before: each command quoted it whole, some twice (200 KB on stderr for one mistake).
+  const std::string word(100'000, 'x');
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"advise", "-w", word}, std::vector<std::string>{"topo", "--machine", word},
+        std::vector<std::string>{"sim", "--workload", word, "--machine", "seed004-2socket"},
+        std::vector<std::string>{"topo", "--file", word}, std::vector<std::string>{word}}) {
+    const auto r = run_numaplace(args);
+    INFO(r.err.substr(0, 300));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.size() < 300);
+    CHECK(r.err.find("... (100000 characters)' is longer than the 4096 characters any option takes") != std::string::npos);
+  }
+}
