@@ -17,20 +17,25 @@ namespace {
 // what was measured. Per run:
 //   bytes   = base + per_task * tasks + per_task_node * tasks * nodes + per_chunk * chunks
 //             + per_cpu * cpus
-//   seconds = simulated seconds * (per_cpu_s * cpus + per_task_node_s * tasks * nodes)
+//   seconds = simulated seconds * (per_cpu_s * cpus + per_task_node_s * tasks * nodes
+//             + per_task_s * tasks + per_task_squared_s * tasks^2 / cpus
+//             + per_task_node_cpu_s * tasks * cpus / nodes)
 // What the fit showed: a chunk's record and its place in the access index cost about 200
 // bytes; a CPU's runqueue, load-balancing domains and statistics about 6 KiB; per simulated
 // second, the load balancer's work grows with CPUs and the NUMA scanner's (a fault's score on
-// every node) with tasks times nodes.
+// every node) with tasks times nodes. The last three terms are the tasks' own ticks, queues
+// that grow with tasks per CPU (8,192 tasks on 16 CPUs: 13 s for 600 simulated s, where the
+// first two terms said 0.4 s), and a migration's look at every CPU of a node (16,384 tasks on
+// one node of 65,536 CPUs: 10.5 s for 6 s, where they said 2 s).
 struct memory_coefficients {
   double base, per_task, per_task_node, per_chunk, per_cpu;
 };
 struct time_coefficients {
-  double per_cpu, per_task_node;
+  double per_cpu, per_task_node, per_task, per_task_squared, per_task_node_cpu;
 };
 
 constexpr memory_coefficients memory_model{6.3e6, 1.0e3, 8.0, 200.0, 6.4e3};
-constexpr time_coefficients time_model{5.0e-6, 3.3e-8};
+constexpr time_coefficients time_model{5.0e-6, 3.3e-8, 6.0e-7, 4.1e-9, 1.3e-9};
 
 double d(std::uint64_t n) { return static_cast<double>(n); }
 
@@ -44,7 +49,9 @@ double run_peak_bytes(const run_size& r) {
 
 double run_cpu_seconds(const run_size& r) {
   const auto& t = time_model;
-  return r.seconds * (t.per_cpu * d(r.cpus) + t.per_task_node * d(r.tasks) * d(r.nodes));
+  const double cpus = std::max(1.0, d(r.cpus)), nodes = std::max(1.0, d(r.nodes));
+  return r.seconds * (t.per_cpu * d(r.cpus) + t.per_task_node * d(r.tasks) * d(r.nodes) + t.per_task * d(r.tasks) +
+                      t.per_task_squared * d(r.tasks) * d(r.tasks) / cpus + t.per_task_node_cpu * d(r.tasks) * cpus / nodes);
 }
 
 sweep_estimate estimate_sweep(const std::vector<run_size>& runs, unsigned threads) {

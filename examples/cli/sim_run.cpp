@@ -276,6 +276,9 @@ struct job {
   unsigned run;
 };
 
+// A sweep estimated to take longer than this says so before it starts, even without --progress.
+constexpr double long_sweep_seconds = 60;
+
 // One run's size as the budget counts it.
 run_size size_of(const sim::experiment& e) {
   run_size r;
@@ -382,6 +385,11 @@ sim_report run_simulations(const sim_request& rq) {
                jobs.size(), jobs.size() == 1 ? "" : "s", estimate.at_once, readable_seconds(estimate.cpu_seconds),
                readable_seconds(estimate.wall_seconds), readable_bytes(estimate.peak_bytes), l.tasks, l.chunks, l.nodes,
                l.cpus, l.seconds);
+  } else if (estimate.wall_seconds > long_sweep_seconds) {
+    // Within the budget but long: said once, so that a sweep of minutes does not look hung.
+    fmt::print(stderr, "note: {} run{}, about {} here ({} of CPU time), estimated; --progress shows how far it is\n",
+               jobs.size(), jobs.size() == 1 ? "" : "s", readable_seconds(estimate.wall_seconds),
+               readable_seconds(estimate.cpu_seconds));
   }
 
   // Each job is one run: an experiment of one stack and one run, whose seed is the sweep's
