@@ -1,5 +1,7 @@
 #include "machine_costs_json.hpp"
 
+#include <numaplace/topology/types.hpp>
+
 #include "json_checker.hpp"
 #include "read_input.hpp"
 #include "json_stamp.hpp"
@@ -28,8 +30,9 @@ using numaplace::sim::machine_costs;
 constexpr std::string_view known_fields =
     "name, local_latency_ns, latency_ratio, node_bandwidth_gbs, core_stream_gbs, threads_per_core, links, routes, "
     "loaded_latency, sources, assumption";
-// Far beyond any machine; keeps n x n work bounded for any input.
-constexpr std::size_t max_nodes = 4096;
+// The library's bound on nodes (numaplace::max_nodes), which keeps n x n work bounded for any
+// input, and as many links as a machine of that many nodes could want.
+using numaplace::max_nodes;
 constexpr std::size_t max_links = 65536;
 
 // Problems at a JSON pointer, or at a line and column of the text for syntax errors.

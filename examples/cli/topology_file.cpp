@@ -22,8 +22,9 @@ namespace {
 
 using json = nlohmann::json;
 
-// Far beyond any machine; keeps the n x n matrix bounded for any input.
-constexpr std::size_t max_nodes = 4096;
+// The library's bound (numaplace::max_nodes, Linux's largest MAX_NUMNODES), checked before the
+// n x n matrix is read so that its size is bounded for any input.
+using numaplace::max_nodes;
 
 // Keys `topo --json` writes that are derived from the others: accepted, not read.
 constexpr std::string_view derived_top_keys[] = {"source",       "kind",       "levels",     "local_distance",

@@ -218,3 +218,13 @@ TEST_CASE("an argument of 100,000 characters is refused by its start and length,
     CHECK(r.err.find("... (100000 characters)' is longer than the 4096 characters any option takes") != std::string::npos);
   }
 }
+
+TEST_CASE("a topology document is bounded by the library's node count, not a looser one of its own") {
+  // The reader allowed 4,096 nodes before the library refused past 1,024: two homes, two limits.
+  std::string nodes;
+  for (int i = 0; i < 1025; ++i) nodes += (i ? ",{\"id\": " : "{\"id\": ") + std::to_string(i) + "}";
+  const std::string file =
+      scratch_file("n1025.json", R"({"format": "numaplace-topology", "schema_version": 1, "nodes": [)" + nodes + "]}");
+  check_rejected({"topo", "--file", file}, file + ": /nodes: has 1025 nodes; at most 1024 are read");
+  std::filesystem::remove(file);
+}
