@@ -69,7 +69,8 @@ struct run_result {
   }
 };
 
-/// Mean, standard deviation (sample), min, max and harmonic mean of a series.
+/// Mean, standard deviation (sample), min, max and harmonic mean of a series of figures that
+/// are never negative (throughputs, times); min <= harmonic mean <= mean <= max.
 struct summary {
   std::size_t count = 0;
   double mean = 0, stddev = 0, min = 0, max = 0, harmonic_mean = 0;
@@ -81,12 +82,16 @@ struct summary {
     s.min = *std::min_element(xs.begin(), xs.end());
     s.max = *std::max_element(xs.begin(), xs.end());
     double sum = 0, inverse = 0;
+    bool any_zero = false;
     for (double x : xs) {
       sum += x;
-      inverse += x != 0 ? 1.0 / x : 0;
+      if (x > 0) inverse += 1.0 / x;
+      else any_zero = true;
     }
     s.mean = sum / double(xs.size());
-    s.harmonic_mean = inverse > 0 ? double(xs.size()) / inverse : 0;
+    // A zero in the series makes the harmonic mean zero (its limit): skipping it while
+    // counting it put the mean above the largest value.
+    s.harmonic_mean = any_zero ? 0 : double(xs.size()) / inverse;
     double sq = 0;
     for (double x : xs) sq += (x - s.mean) * (x - s.mean);
     s.stddev = xs.size() > 1 ? std::sqrt(sq / double(xs.size() - 1)) : 0;
