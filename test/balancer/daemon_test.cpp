@@ -20,6 +20,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -133,6 +134,19 @@ class daemon_process {
   int fd_ = -1;
   std::string out_;
 };
+
+// numaplace-balance ARGS through the shell, to its end: its exit status and its stdout (with
+// its stderr when asked).
+std::pair<int, std::string> run_balance(const std::string& args, bool with_stderr) {
+  const std::string command = std::string(NUMAPLACE_BALANCE) + ' ' + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* p = popen(command.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p) != nullptr) out += buf.data();
+  const int s = pclose(p);
+  return std::make_pair(WIFEXITED(s) ? WEXITSTATUS(s) : -1, out);
+}
 
 std::vector<std::string> balance(const fixture& f, std::vector<std::string> more) {
   std::vector<std::string> argv{NUMAPLACE_BALANCE};
@@ -252,17 +266,7 @@ TEST_CASE("daemon: SIGTERM or SIGINT during the wait stops it at once, cleanly")
 }
 
 TEST_CASE("numaplace-balance: --help on stdout with exit 0; usage errors name the argument, exit 2") {
-  const auto run = [](const std::string& args, bool with_stderr) {
-    const std::string command =
-        std::string(NUMAPLACE_BALANCE) + ' ' + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-    FILE* p = popen(command.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (std::fgets(buf.data(), buf.size(), p) != nullptr) out += buf.data();
-    const int s = pclose(p);
-    return std::make_pair(WIFEXITED(s) ? WEXITSTATUS(s) : -1, out);
-  };
+  const auto run = run_balance;
   const auto [help_status, help] = run("--help", false);
   CHECK(help_status == 0);
   CHECK(help.find("--interval S") != std::string::npos);
@@ -347,15 +351,7 @@ TEST_CASE("--all: every process with resident pages; kernel threads, small proce
 }
 
 TEST_CASE("--exclude: PIDs and names, each checked; a name the kernel would cut is refused") {
-  const auto run = [](const std::string& args) {
-    FILE* p = popen((std::string(NUMAPLACE_BALANCE) + " " + args + " 2>&1").c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (std::fgets(buf.data(), buf.size(), p) != nullptr) out += buf.data();
-    const int s = pclose(p);
-    return std::make_pair(WIFEXITED(s) ? WEXITSTATUS(s) : -1, out);
-  };
+  const auto run = [](const std::string& args) { return run_balance(args, true); };
   const auto [a, long_name] = run("--exclude numaplace-balance 169");
   CHECK(a == 2);
   CHECK(long_name.find("'numaplace-balance' has 17 characters; the kernel keeps at most 15") != std::string::npos);
