@@ -12,29 +12,32 @@ namespace numaplace_cli {
 namespace {
 
 // The model's coefficients, from the peak resident set and user CPU time of single runs of
-// `numaplace sim --threads 1 --runs 1` (g++ 12 -O2) from 4 to 256 nodes, 8 to 8,192 tasks and
-// 240 to 237,824 chunks: scripts/sim-budget-check runs them and prints each estimate against
-// what was measured. Per run:
+// `numaplace sim --threads 1 --runs 1` (g++ 12 -O2) from 1 to 256 nodes, 16 to 65,536 CPUs, 8
+// to 16,384 tasks and 240 to 262,144 chunks: scripts/sim-budget-check runs them and prints
+// each estimate against what was measured. Per run:
 //   bytes   = base + per_task * tasks + per_task_node * tasks * nodes + per_chunk * chunks
-//             + per_cpu * cpus
+//             + per_cpu * cpus + per_node_pair * nodes^2
 //   seconds = simulated seconds * (per_cpu_s * cpus + per_task_node_s * tasks * nodes
 //             + per_task_s * tasks + per_task_squared_s * tasks^2 / cpus
 //             + per_task_node_cpu_s * tasks * cpus / nodes)
 // What the fit showed: a chunk's record and its place in the access index cost about 200
-// bytes; a CPU's runqueue, load-balancing domains and statistics about 6 KiB; per simulated
-// second, the load balancer's work grows with CPUs and the NUMA scanner's (a fault's score on
-// every node) with tasks times nodes. The last three terms are the tasks' own ticks, queues
-// that grow with tasks per CPU (8,192 tasks on 16 CPUs: 13 s for 600 simulated s, where the
-// first two terms said 0.4 s), and a migration's look at every CPU of a node (16,384 tasks on
-// one node of 65,536 CPUs: 10.5 s for 6 s, where they said 2 s).
+// bytes (SPECjbb's; numa02's far less, so its runs are estimated high); every pair of nodes
+// about 670 bytes (its route of links, latency ratio and solver cost: 44 MB at 256 nodes,
+// which a first fit had put on the CPUs, estimating a 65,536-CPU machine 8 times too high); a
+// CPU's runqueue and domains about 500 bytes. Per simulated second, the load balancer's work
+// grows with CPUs and the NUMA scanner's (a fault's score on every node) with tasks times
+// nodes. The last three terms are the tasks' own ticks, queues that grow with tasks per CPU
+// (8,192 tasks on 16 CPUs: 13 s for 600 simulated s, where the first two terms said 0.4 s),
+// and a migration's look at every CPU of a node (16,384 tasks on one node of 65,536 CPUs:
+// 10.5 s for 6 s, where they said 2 s).
 struct memory_coefficients {
-  double base, per_task, per_task_node, per_chunk, per_cpu;
+  double base, per_task, per_task_node, per_chunk, per_cpu, per_node_pair;
 };
 struct time_coefficients {
   double per_cpu, per_task_node, per_task, per_task_squared, per_task_node_cpu;
 };
 
-constexpr memory_coefficients memory_model{6.3e6, 1.0e3, 8.0, 200.0, 6.4e3};
+constexpr memory_coefficients memory_model{6.3e6, 1.0e3, 8.0, 200.0, 512.0, 670.0};
 constexpr time_coefficients time_model{5.0e-6, 3.3e-8, 6.0e-7, 4.1e-9, 1.3e-9};
 
 double d(std::uint64_t n) { return static_cast<double>(n); }
@@ -44,7 +47,7 @@ double d(std::uint64_t n) { return static_cast<double>(n); }
 double run_peak_bytes(const run_size& r) {
   const auto& m = memory_model;
   return m.base + m.per_task * d(r.tasks) + m.per_task_node * d(r.tasks) * d(r.nodes) + m.per_chunk * d(r.chunks) +
-         m.per_cpu * d(r.cpus);
+         m.per_cpu * d(r.cpus) + m.per_node_pair * d(r.nodes) * d(r.nodes);
 }
 
 double run_cpu_seconds(const run_size& r) {
