@@ -268,7 +268,7 @@ std::vector<sim::access> read_accesses(const checker& c, const json& v, const st
 sim::process_spec read_process(const checker& c, const json& v, const std::string& at, std::size_t index) {
   object(c, v, at,
          {"description", "name", "regions", "threads", "accesses", "memory_bound", "streaming",
-          "main_thread_touches_first", "jobs", "job_work_ms", "bind_nodes", "start_ms", "gc"});
+          "main_thread_touches_first", "first_touch_nodes", "jobs", "job_work_ms", "bind_nodes", "start_ms", "gc"});
   sim::process_spec p;
   p.name = fmt::format("p{}", index + 1);
   optional_member(v, at, "description", [&](const json& x, const std::string& q) { text(c, x, q); });
@@ -310,6 +310,11 @@ sim::process_spec read_process(const checker& c, const json& v, const std::strin
   optional_member(v, at, "streaming", [&](const json& x, const std::string& q) { p.streaming = number(c, x, q, 0, 1); });
   optional_member(v, at, "main_thread_touches_first",
                   [&](const json& x, const std::string& q) { p.main_thread_touches_first = boolean(c, x, q); });
+  optional_member(v, at, "first_touch_nodes", [&](const json& x, const std::string& q) {
+    array(c, x, q, 0, 4096);
+    for (std::size_t i = 0; i < x.size(); ++i)
+      p.first_touch_nodes.push_back(static_cast<std::uint32_t>(integer(c, x[i], child(q, i), 0, 4095)));
+  });
   optional_member(v, at, "jobs", [&](const json& x, const std::string& q) {
     p.jobs = static_cast<std::uint32_t>(integer(c, x, q, 0, 1 << 20));
   });
@@ -482,6 +487,7 @@ ojson process_json(const sim::process_spec& p) {
                {"main_thread_touches_first", p.main_thread_touches_first},
                {"jobs", p.jobs}};
   if (p.jobs > 0) out["job_work_ms"] = p.job_work_ms;  // the reader wants it above 0, and only with jobs
+  out["first_touch_nodes"] = p.first_touch_nodes;
   out["bind_nodes"] = p.bind_nodes;
   out["start_ms"] = p.start_ms;
   if (p.gc.enabled()) {

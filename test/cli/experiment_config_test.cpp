@@ -86,6 +86,19 @@ TEST_CASE("a process's start time, a cost model field and SMT reach the simulato
   CHECK(throughput_of(report_of({"--config", smt}), 1) < one_thread);
 }
 
+TEST_CASE("first_touch_nodes forces where a process's memory starts, and a node beyond the machine is named") {
+  const auto memory_of = [](const nlohmann::json& report) {
+    return report["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"][1]["memory_nodes"];
+  };
+  for (const int node : {2, 3}) {
+    const auto file = config_with("forced", R"(, "first_touch_nodes": [)" + std::to_string(node) + "]");
+    CHECK(memory_of(report_of({"--config", file, "--stacks", "no-balancing"})) == nlohmann::json::array({node}));
+  }
+  const auto r = run_numaplace({"sim", "--config", config_with("beyond", R"(, "first_touch_nodes": [4])")});
+  CHECK(r.exit_code != 0);
+  CHECK(r.err.find("process b first touches its memory on node index 4 beyond the topology") != std::string::npos);
+}
+
 TEST_CASE("a machine file is found next to the config, and a missing one is named") {
   const auto dir = std::filesystem::temp_directory_path() / "numaplace-config-test-dir";
   std::filesystem::create_directories(dir);

@@ -156,6 +156,11 @@ class engine {
                                       ", which has no CPUs");
         st.allowed.push_back(b);
       }
+      for (const auto f : ps.first_touch_nodes) {
+        if (f >= n)
+          throw std::invalid_argument("process " + ps.name + " first touches its memory on node index " +
+                                      std::to_string(f) + " beyond the topology");
+      }
       // Memory: bound with the CPUs (numactl --membind), or, inverted, to the farthest nodes
       // (autonuma-benchmark's INVERSE_BIND); nothing migrates it, as these modes never scan.
       if (s_.o.mode == balancing::inverse_binding) {

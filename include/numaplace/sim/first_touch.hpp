@@ -35,23 +35,31 @@ inline node_index first_accessor_node(const world& s, std::uint32_t p, std::uint
 
 }  // namespace detail
 
-/// The node a chunk of process p touched from `toucher` lands on (`chunk` spreads ties). Bound
-/// memory goes to the toucher's node when the binding has it, else to the binding's nodes
-/// nearest the toucher: MPOL_BIND allocates from the local node's zonelist filtered by the
-/// nodemask (mm/mempolicy.c, policy_nodemask() and policy_zonelist() since v2.6.26), and the
-/// zonelists of a machine's nodes spread equally near nodes (build_zonelists()' node_load), so
-/// equally near ones are taken in turn.
-inline node_index memory_node_for(const world& s, std::uint32_t p, node_index toucher, std::size_t chunk) {
-  if (p >= s.memory_nodes.size() || s.memory_nodes[p].empty()) return toucher;
-  const auto& bound = s.memory_nodes[p];
-  if (std::find(bound.begin(), bound.end(), toucher) != bound.end()) return toucher;
-  distance_t nearest = s.topo.distance(toucher, bound.front());
-  for (const node_index n : bound) nearest = std::min(nearest, s.topo.distance(toucher, n));
+/// The node of `allowed` a chunk touched from `toucher` lands on under MPOL_BIND to those
+/// nodes (`chunk` spreads ties): the toucher's when allowed, else the nearest to it. MPOL_BIND
+/// allocates from the local node's zonelist filtered by the nodemask (mm/mempolicy.c,
+/// policy_nodemask() and policy_zonelist() since v2.6.26), and the zonelists of a machine's
+/// nodes spread equally near nodes (build_zonelists()' node_load), so equally near ones are
+/// taken in turn.
+template <class Nodes>
+node_index bound_node_for(const world& s, const Nodes& allowed, node_index toucher, std::size_t chunk) {
+  if (std::find(allowed.begin(), allowed.end(), toucher) != allowed.end()) return toucher;
+  distance_t nearest = s.topo.distance(toucher, static_cast<node_index>(*allowed.begin()));
+  for (const auto n : allowed) nearest = std::min(nearest, s.topo.distance(toucher, static_cast<node_index>(n)));
   std::vector<node_index> at_nearest;
-  for (const node_index n : bound) {
-    if (s.topo.distance(toucher, n) == nearest) at_nearest.push_back(n);
+  for (const auto n : allowed) {
+    if (s.topo.distance(toucher, static_cast<node_index>(n)) == nearest) at_nearest.push_back(static_cast<node_index>(n));
   }
   return at_nearest[chunk % at_nearest.size()];
+}
+
+/// The node a chunk of process p touched from `toucher` lands on: within the run's memory
+/// binding of p (a binding baseline's), else within the nodes p first touches its memory
+/// under (process_spec::first_touch_nodes), else the toucher's own.
+inline node_index memory_node_for(const world& s, std::uint32_t p, node_index toucher, std::size_t chunk) {
+  if (p < s.memory_nodes.size() && !s.memory_nodes[p].empty()) return bound_node_for(s, s.memory_nodes[p], toucher, chunk);
+  const auto& forced = s.w.processes[p].first_touch_nodes;
+  return forced.empty() ? toucher : bound_node_for(s, forced, toucher, chunk);
 }
 
 /// Places every chunk of process p by first touch, after its first tasks have started (when

@@ -2,9 +2,11 @@
 // Workloads as data: processes, their threads, and the memory regions each thread touches.
 // Generators build the seeds' benchmarks; users can build their own the same way.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace numaplace::sim {
@@ -79,6 +81,12 @@ struct process_spec {
   /// Whether the main thread writes all of the memory before the threads start (numa02), so
   /// every chunk starts on the node it ran on.
   bool main_thread_touches_first = false;
+  /// The nodes its memory is first touched on, whatever node the toucher runs on: the memory
+  /// policy it faults its memory in under (set_mempolicy(MPOL_BIND) around the first touch, as
+  /// autonuma-benchmark's NO_BIND_FORCE_SAME_NODE does), each chunk on the one of these nearest
+  /// its toucher. Empty: where the toucher runs. A binding baseline's memory binding replaces
+  /// it (the benchmark's HARD_BIND builds do not force the first touch).
+  std::vector<std::uint32_t> first_touch_nodes;
   /// For short-lived jobs (make -j): total jobs to run, each `job_work` ms of CPU, at most
   /// `threads.size()` at once. 0 jobs: threads run for the whole simulation.
   std::uint32_t jobs = 0;
@@ -173,18 +181,33 @@ inline workload specjbb(std::size_t jvms, std::size_t warehouses, double seconds
   return w;
 }
 
-/// autonuma-benchmark numa01: two processes, each with `threads` threads (half the CPUs) that
-/// all bzero() the whole of their process's 3 GB, once to fault it in and fifty more times (a
-/// worst case: memory shared by many threads). Nothing but stores to memory: bandwidth-bound.
-/// Elapsed time.
+/// autonuma-benchmark (Andrea Arcangeli, 2012; git.kernel.org andrea/autonuma-benchmark) as
+/// its default builds have run since July 2012 (its commits 2e33cc1 and 9529d89 made
+/// NO_BIND_FORCE_SAME_NODE the default for numa01 and numa01_THREAD_ALLOC): every thread
+/// first bzero()s the whole of its process's 3 GiB under set_mempolicy(MPOL_BIND) to node 0
+/// or 1 (the time's parity, the same for both processes; node 0 here), so all memory of both
+/// processes starts on one node and NUMA balancing has to spread it. Nothing but stores to
+/// memory: bandwidth-bound. Elapsed time. Its HARD_BIND builds do not force the first touch,
+/// so a binding baseline's memory binding replaces it (first_touch_nodes).
+namespace detail {
+inline process_spec autonuma_process(std::string name) {
+  process_spec p;
+  p.name = std::move(name);
+  p.memory_bound = 0.95;
+  p.streaming = 1.0;
+  p.first_touch_nodes = {0};
+  return p;
+}
+}  // namespace detail
+
+/// numa01: two processes, each with `threads` threads (half the CPUs) that all sweep the whole
+/// of their process's 3 GiB, fifty times after the first touch (a worst case: memory shared by
+/// many threads).
 inline workload numa01(std::size_t threads_per_process, std::uint32_t chunks_per_process = 1536,
                        double work_per_thread_ms = 20000) {
   workload w{"numa01", {}, 600.0, true, work_per_thread_ms};
   for (int i = 0; i < 2; ++i) {
-    process_spec p;
-    p.name = "numa01-" + std::to_string(i + 1);
-    p.memory_bound = 0.95;
-    p.streaming = 1.0;
+    process_spec p = detail::autonuma_process("numa01-" + std::to_string(i + 1));
     p.regions.push_back({chunks_per_process, true});
     for (std::size_t t = 0; t < threads_per_process; ++t) p.threads.push_back({{{0, 1.0}}});
     w.processes.push_back(std::move(p));
@@ -192,15 +215,13 @@ inline workload numa01(std::size_t threads_per_process, std::uint32_t chunks_per
   return w;
 }
 
-/// numa01_THREAD_ALLOC: as numa01, but each thread allocates and sweeps its own part.
+/// numa01_THREAD_ALLOC: as numa01, but after the first touch of the whole buffer (still all on
+/// one node) each thread sweeps its own part, a thousand times.
 inline workload numa01_thread_alloc(std::size_t threads_per_process, std::uint32_t chunks_per_process = 1536,
                                     double work_per_thread_ms = 20000) {
   workload w{"numa01_THREAD_ALLOC", {}, 600.0, true, work_per_thread_ms};
   for (int i = 0; i < 2; ++i) {
-    process_spec p;
-    p.name = "numa01ta-" + std::to_string(i + 1);
-    p.memory_bound = 0.95;
-    p.streaming = 1.0;
+    process_spec p = detail::autonuma_process("numa01ta-" + std::to_string(i + 1));
     for (std::size_t t = 0; t < threads_per_process; ++t) {
       p.regions.push_back({static_cast<std::uint32_t>(chunks_per_process / threads_per_process), false});
       p.threads.push_back({{{static_cast<std::uint32_t>(t), 1.0}}});
@@ -210,16 +231,15 @@ inline workload numa01_thread_alloc(std::size_t threads_per_process, std::uint32
   return w;
 }
 
-/// numa02: one process, one thread per CPU, each bzero()ing its own part of 1 GB 800 times.
-/// The main thread writes all of it first, before it starts the threads, so it all starts on
-/// the main thread's node. Bandwidth-bound, like numa01. Elapsed time.
-inline workload numa02(std::size_t threads, std::uint32_t chunks_per_thread = 16, double work_per_thread_ms = 2000) {
+/// numa02: one process, one thread per CPU, each bzero()ing its own part of 1 GiB 800 times.
+/// Each thread touches its part first (the benchmark's main thread only malloc()s it; a 2021
+/// fork has the main thread write it all first: set main_thread_touches_first for that), so it
+/// starts local. `chunks_per_thread` 0: 1 GiB split among the threads, one chunk each at least.
+inline workload numa02(std::size_t threads, std::uint32_t chunks_per_thread = 0, double work_per_thread_ms = 2000) {
   workload w{"numa02", {}, 600.0, true, work_per_thread_ms};
-  process_spec p;
-  p.name = "numa02";
-  p.memory_bound = 0.95;
-  p.streaming = 1.0;
-  p.main_thread_touches_first = true;
+  process_spec p = detail::autonuma_process("numa02");
+  p.first_touch_nodes.clear();
+  if (chunks_per_thread == 0) chunks_per_thread = static_cast<std::uint32_t>(std::max<std::size_t>(1, 512 / threads));
   for (std::size_t t = 0; t < threads; ++t) {
     p.regions.push_back({chunks_per_thread, false});
     p.threads.push_back({{{static_cast<std::uint32_t>(t), 1.0}}});

@@ -1,0 +1,107 @@
+// autonuma-benchmark as its default builds run it: numa01 and numa01_THREAD_ALLOC fault all
+// of both processes' memory in on one node (NO_BIND_FORCE_SAME_NODE), numa02's threads each
+// touch their own part first, and the binding baselines bind as its HARD_BIND builds do,
+// without the forced first touch.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <numaplace/sim/binding.hpp>
+#include <numaplace/sim/first_touch.hpp>
+
+#include "sim_support.hpp"
+
+using namespace sim_test;
+
+namespace {
+
+const std::vector<node_id> node0{0};
+
+std::string error_of(auto&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("numa01 and numa01_THREAD_ALLOC start every chunk of both processes on node 0, and stay there unbalanced") {
+  const auto t = direct(4, 4);
+  for (workload w : {workloads::numa01(8, 64, 300), workloads::numa01_thread_alloc(8, 64, 300)}) {
+    INFO(w.name);
+    const run_result r = run_stack(t, w, no_balancing_name, {});
+    REQUIRE(r.groups.size() == 2);
+    for (const auto& g : r.groups) {
+      CHECK(g.memory_nodes == node0);
+      CHECK(g.page_migrations == 0);
+      // Only the threads that run on node 0 are local: a quarter of the CPUs, and faster.
+      CHECK(g.local_fraction < 0.5);
+    }
+  }
+}
+
+TEST_CASE("NUMA balancing spreads numa01_THREAD_ALLOC's memory off node 0 and wins") {
+  const auto t = direct(4, 4);
+  const workload w = workloads::numa01_thread_alloc(8, 64, 2000);
+  const run_result none = run_stack(t, w, no_balancing_name, {});
+  const run_result balanced = run_stack(t, w, "linux-modern", {});
+  for (std::size_t p = 0; p < 2; ++p) {
+    INFO("process " << p);
+    CHECK(balanced.groups[p].memory_nodes.size() > 1);
+    CHECK(balanced.groups[p].local_fraction > 0.9);
+    CHECK(balanced.groups[p].elapsed_seconds < none.groups[p].elapsed_seconds);
+  }
+}
+
+TEST_CASE("a binding baseline's memory binding replaces the forced first touch, as the HARD_BIND builds do") {
+  const auto t = direct(4, 4);
+  workload w = workloads::numa01(8, 64, 300);
+  bind_nearest(w, t, machine_options{});
+  const run_result hard = run_stack(t, w, hard_binding_name, {});
+  for (std::size_t p = 0; p < 2; ++p) {
+    const auto& bound = w.processes[p].bind_nodes;
+    INFO("process " << p);
+    CHECK(hard.groups[p].memory_nodes == std::vector<node_id>(bound.begin(), bound.end()));
+    CHECK(hard.groups[p].local_fraction > 0.4);  // half the heap on each task's node
+  }
+}
+
+TEST_CASE("numa02's threads touch their own part first, so it starts and stays local; 1 GiB in all") {
+  const auto t = direct(4, 4);
+  const workload w = workloads::numa02(16, 0, 300);
+  std::uint32_t chunks = 0;
+  for (const auto& r : w.processes[0].regions) chunks += r.chunks;
+  CHECK(chunks == 512);
+  CHECK(workloads::numa02(96).processes[0].regions[0].chunks == 5);   // 512 / 96, rounded down
+  CHECK(workloads::numa02(1024).processes[0].regions[0].chunks == 1);  // one chunk each at least
+  const run_result none = run_stack(t, w, no_balancing_name, {});
+  CHECK(none.groups[0].local_fraction > 0.99);
+  CHECK(none.groups[0].memory_nodes == std::vector<node_id>{0, 1, 2, 3});
+}
+
+TEST_CASE("forced first touch puts each chunk on the allowed node nearest its toucher, ties in turn") {
+  // A ring of 4: node 2 is two hops from 0 and one from 1 and 3.
+  const auto t = generate::ring(4, 10, {2, std::uint64_t{1} << 30});
+  workload w = throughput_workload({private_process("p", 1, 0.5)}, 1);
+  world s(t, w, run_options{});
+  const std::vector<std::uint32_t> both{1, 3};
+  CHECK(bound_node_for(s, std::vector<std::uint32_t>{0, 1}, 2, 0) == 1);
+  CHECK(bound_node_for(s, std::vector<std::uint32_t>{0, 2}, 2, 7) == 2);
+  CHECK(bound_node_for(s, both, 2, 0) == 1);
+  CHECK(bound_node_for(s, both, 2, 1) == 3);
+}
+
+TEST_CASE("first-touch nodes beyond the machine are refused, naming the process and the node") {
+  workload w = workloads::numa01(2, 8, 100);
+  w.processes[1].first_touch_nodes = {4};
+  CHECK(error_of([&] { run_stack(direct(4, 2), w, no_balancing_name, {}); }) ==
+        "process numa01-2 first touches its memory on node index 4 beyond the topology");
+}
