@@ -85,6 +85,13 @@ std::string describe_costs(const sim::experiment& e) {
 
 // How hard and inverse binding sized their node sets, said as the costs are.
 std::string describe_binding(const sim::binding_sizing& b) {
+  if (b.thread_by_thread > 0) {
+    const auto each = fmt::format("{} process{} thread by thread, as autonuma-benchmark's numa02 HARD_BIND and "
+                                  "INVERSE_BIND builds bind (inverse: each thread on the mirrored node)",
+                                  b.thread_by_thread, b.thread_by_thread == 1 ? "" : "es");
+    if (b.processes == 0) return each;
+    return each + "; the others " + describe_binding({b.threads_per_core, b.by_cores, b.processes, b.threads, b.cores, 0});
+  }
   if (b.processes == 0) return "as the experiment gives it (every process names its nodes)";
   const auto load = fmt::format("{} thread{} in {} process{}, {} free core{}", b.threads, b.threads == 1 ? "" : "s",
                                 b.processes, b.processes == 1 ? "" : "es", b.cores, b.cores == 1 ? "" : "s");

@@ -93,6 +93,11 @@ struct process_spec {
   double job_work_ms = 0;
   /// Hard binding (numactl --cpunodebind --membind): node indices; empty = unbound.
   std::vector<std::uint32_t> bind_nodes;
+  /// The binding baselines bind each thread, not the process, as numa02's HARD_BIND and
+  /// INVERSE_BIND builds do (binding.hpp's bind_thread): thread i of T's memory on node
+  /// i * n / T of the n nodes with CPUs, and the thread there (hard binding) or on the mirrored
+  /// node (T - 1 - i) * n / T (inverse binding). bind_nodes are then not needed, nor used.
+  bool bind_each_thread = false;
   /// When the process starts, in simulated ms: its threads start then, and its memory is first
   /// touched then (a JVM started some seconds after another).
   double start_ms = 0;
@@ -232,13 +237,16 @@ inline workload numa01_thread_alloc(std::size_t threads_per_process, std::uint32
 }
 
 /// numa02: one process, one thread per CPU, each bzero()ing its own part of 1 GiB 800 times.
-/// Each thread touches its part first (the benchmark's main thread only malloc()s it; a 2021
-/// fork has the main thread write it all first: set main_thread_touches_first for that), so it
-/// starts local. `chunks_per_thread` 0: 1 GiB split among the threads, one chunk each at least.
+/// Before it starts them, the main thread writes the whole 1 GiB, a node's share at a time
+/// under bind(node) (its BINDMAP), which binds only in the HARD_BIND builds: unbound, all of
+/// it starts on the main thread's node. Those builds bind each thread (bind_each_thread). `chunks_per_thread` 0: 1 GiB split among the threads,
+/// one chunk each at least.
 inline workload numa02(std::size_t threads, std::uint32_t chunks_per_thread = 0, double work_per_thread_ms = 2000) {
   workload w{"numa02", {}, 600.0, true, work_per_thread_ms};
   process_spec p = detail::autonuma_process("numa02");
   p.first_touch_nodes.clear();
+  p.main_thread_touches_first = true;
+  p.bind_each_thread = true;
   if (chunks_per_thread == 0) chunks_per_thread = static_cast<std::uint32_t>(std::max<std::size_t>(1, 512 / threads));
   for (std::size_t t = 0; t < threads; ++t) {
     p.regions.push_back({chunks_per_thread, false});
