@@ -19,6 +19,7 @@
 #include <numaplace/sim/assumptions.hpp>
 #include <numaplace/sim/binding.hpp>
 #include <numaplace/sim/experiment.hpp>
+#include <numaplace/sim/memory_load.hpp>
 #include <numaplace/sim/seed_presets.hpp>
 #include <numaplace/topology/presets.hpp>
 
@@ -302,8 +303,15 @@ run_size size_of(const sim::experiment& e) {
   // simulated seconds are only their cap.
   r.seconds = e.load.seconds;
   const double waves = std::ceil(static_cast<double>(r.tasks) / static_cast<double>(std::max<std::uint64_t>(1, r.cpus)));
-  if (e.load.report_elapsed && e.load.work_per_thread_ms > 0) {
-    r.seconds = std::min(r.seconds, 3 * e.load.work_per_thread_ms / 1000 * waves);
+  if (e.load.report_elapsed) {
+    // A thread's work in time: what SLIT-derived costs assume per core (from_slit's
+    // defaults) when nobody measured the machine.
+    const sim::machine_costs per_core = e.hardware ? *e.hardware : sim::machine_costs{};
+    double work_ms = 0;
+    for (const auto& p : e.load.processes) {
+      if (p.jobs == 0) work_ms = std::max(work_ms, sim::thread_work_ms(p, per_core, e.load.work_per_thread_ms));
+    }
+    if (work_ms > 0) r.seconds = std::min(r.seconds, 3 * work_ms / 1000 * waves);
   }
   return r;
 }

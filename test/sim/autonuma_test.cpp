@@ -13,6 +13,7 @@
 
 #include <numaplace/sim/binding.hpp>
 #include <numaplace/sim/first_touch.hpp>
+#include <numaplace/sim/memory_load.hpp>
 
 #include "sim_support.hpp"
 
@@ -143,4 +144,24 @@ TEST_CASE("numa02 hard-bound is all local and fastest, inverse-bound all remote,
   CHECK(inverse.groups[0].page_migrations == 0);
   CHECK(hard.groups[0].elapsed_seconds <= balanced.groups[0].elapsed_seconds);
   CHECK(inverse.groups[0].elapsed_seconds > hard.groups[0].elapsed_seconds);
+}
+
+TEST_CASE("the benchmarks run as long as their sources say: sweeps of their buffers, timed at each machine's stream") {
+  constexpr double gib = 1024.0 * 1024 * 1024;
+  CHECK(workloads::numa01(48).processes[0].work_bytes_per_thread == 51 * 3 * gib);
+  CHECK(workloads::numa01_thread_alloc(48).processes[1].work_bytes_per_thread == 3 * gib + 1000 * 32 * 2 * 1024.0 * 1024);
+  CHECK(workloads::numa02(64).processes[0].work_bytes_per_thread == 800 * gib / 64);
+  // An explicit CPU time replaces them (short tests).
+  CHECK(workloads::numa02(64, 0, 500).processes[0].work_bytes_per_thread == 0);
+  // 9.5 GB at 0.95 x 10 GB/s: one second of work at full local speed; twice as long on a
+  // core that streams half as fast.
+  process_spec p = workloads::numa02(4).processes[0];
+  p.work_bytes_per_thread = 9.5e9;
+  machine_costs hw;
+  hw.core_stream_gbs = 10;
+  CHECK(thread_work_ms(p, hw, 123) == doctest::Approx(1000));
+  hw.core_stream_gbs = 5;
+  CHECK(thread_work_ms(p, hw, 123) == doctest::Approx(2000));
+  p.work_bytes_per_thread = 0;
+  CHECK(thread_work_ms(p, hw, 123) == 123);
 }

@@ -310,7 +310,7 @@ class engine {
         throw std::invalid_argument("process " + ps.name + ": a thread accesses a region it does not have");
       t.accesses.emplace_back(s_.mem.region_base[p] + a.region, sum > 0 ? a.weight / sum : 0.0);
     }
-    t.work_left_ms = ps.jobs > 0 ? ps.job_work_ms : s_.w.work_per_thread_ms;
+    t.work_left_ms = ps.jobs > 0 ? ps.job_work_ms : thread_work_ms(ps, s_.hw, s_.w.work_per_thread_ms);
     if (binds_cpus(s_.o.mode) && ps.bind_each_thread && thread < ps.threads.size()) {
       const thread_binding b = bind_thread(s_.topo, ps.threads.size(), thread);
       t.memory_home = b.home;
