@@ -268,7 +268,8 @@ std::vector<sim::access> read_accesses(const checker& c, const json& v, const st
 sim::process_spec read_process(const checker& c, const json& v, const std::string& at, std::size_t index) {
   object(c, v, at,
          {"description", "name", "regions", "threads", "accesses", "memory_bound", "streaming",
-          "main_thread_touches_first", "first_touch_nodes", "jobs", "job_work_ms", "bind_nodes", "start_ms", "gc"});
+          "main_thread_touches_first", "first_touch_nodes", "work_bytes_per_thread", "jobs", "job_work_ms", "bind_nodes", "bind_each_thread",
+          "start_ms", "gc"});
   sim::process_spec p;
   p.name = fmt::format("p{}", index + 1);
   optional_member(v, at, "description", [&](const json& x, const std::string& q) { text(c, x, q); });
@@ -324,6 +325,9 @@ sim::process_spec read_process(const checker& c, const json& v, const std::strin
     array(c, x, q, 0, 4096);
     for (std::size_t i = 0; i < x.size(); ++i) p.bind_nodes.push_back(static_cast<std::uint32_t>(integer(c, x[i], child(q, i), 0, 4095)));
   });
+  optional_member(v, at, "work_bytes_per_thread",
+                  [&](const json& x, const std::string& q) { p.work_bytes_per_thread = number(c, x, q, 0, 1e18); });
+  optional_member(v, at, "bind_each_thread", [&](const json& x, const std::string& q) { p.bind_each_thread = boolean(c, x, q); });
   optional_member(v, at, "start_ms", [&](const json& x, const std::string& q) { p.start_ms = number(c, x, q, 0, max_seconds * 1000); });
   optional_member(v, at, "gc", [&](const json& x, const std::string& q) {
     object(c, x, q, {"description", "young_region", "alloc_chunks_per_s", "work_ms_per_chunk", "threads"});
@@ -366,8 +370,12 @@ sim::workload read_workload(const checker& c, const json& v, const std::string& 
   optional_member(v, at, "work_per_thread_ms",
                   [&](const json& x, const std::string& q) { w.work_per_thread_ms = number(c, x, q, 0, 1e9); });
   const bool has_jobs = std::any_of(w.processes.begin(), w.processes.end(), [](const auto& p) { return p.jobs > 0; });
-  if (w.report_elapsed && !has_jobs && w.work_per_thread_ms <= 0) {
-    c.fail(at, "report_elapsed without jobs needs work_per_thread_ms, the work each thread finishes");
+  const bool all_bytes = std::all_of(w.processes.begin(), w.processes.end(),
+                                     [](const auto& p) { return p.jobs > 0 || p.work_bytes_per_thread > 0; });
+  if (w.report_elapsed && !has_jobs && w.work_per_thread_ms <= 0 && !all_bytes) {
+    c.fail(at,
+           "report_elapsed without jobs needs work_per_thread_ms, the work each thread finishes, or every process's "
+           "work_bytes_per_thread");
   }
   return w;
 }
@@ -489,6 +497,8 @@ ojson process_json(const sim::process_spec& p) {
   if (p.jobs > 0) out["job_work_ms"] = p.job_work_ms;  // the reader wants it above 0, and only with jobs
   out["first_touch_nodes"] = p.first_touch_nodes;
   out["bind_nodes"] = p.bind_nodes;
+  out["bind_each_thread"] = p.bind_each_thread;
+  if (p.work_bytes_per_thread > 0) out["work_bytes_per_thread"] = p.work_bytes_per_thread;
   out["start_ms"] = p.start_ms;
   if (p.gc.enabled()) {
     out["gc"] = {{"young_region", p.gc.young_region},

@@ -20,6 +20,7 @@ namespace {
 //   seconds = simulated seconds * (per_cpu_s * cpus + per_task_node_s * tasks * nodes
 //             + per_task_s * tasks + per_task_squared_s * tasks^2 / cpus
 //             + per_task_node_cpu_s * tasks * cpus / nodes)
+//             + per_task_cpu_start_s * tasks * cpus + per_task_node_cpu_start_s * tasks * cpus / nodes
 // What the fit showed: a chunk's record and its place in the access index cost about 200
 // bytes (SPECjbb's; numa02's far less, so its runs are estimated high); every pair of nodes
 // about 670 bytes (its route of links, latency ratio and solver cost: 44 MB at 256 nodes,
@@ -29,16 +30,19 @@ namespace {
 // nodes. The last three terms are the tasks' own ticks, queues that grow with tasks per CPU
 // (8,192 tasks on 16 CPUs: 13 s for 600 simulated s, where the first two terms said 0.4 s),
 // and a migration's look at every CPU of a node (16,384 tasks on one node of 65,536 CPUs:
-// 10.5 s for 6 s, where they said 2 s).
+// 10.5 s for 6 s, where they said 2 s). The start costs as much once the runs are short:
+// placing each new task reads every CPU's load to pick a node, then every CPU of that node
+// to pick one (16,384 numa02 threads, 0.5 simulated s on 16 nodes of 4,096 CPUs: 3.4 s, and
+// 65,536 on one node of 65,536: 65 s, where the terms per simulated second said 0.2 and 3 s).
 struct memory_coefficients {
   double base, per_task, per_task_node, per_chunk, per_cpu, per_node_pair;
 };
 struct time_coefficients {
-  double per_cpu, per_task_node, per_task, per_task_squared, per_task_node_cpu;
+  double per_cpu, per_task_node, per_task, per_task_squared, per_task_node_cpu, per_task_cpu_start, per_task_node_cpu_start;
 };
 
 constexpr memory_coefficients memory_model{6.3e6, 1.0e3, 8.0, 200.0, 512.0, 670.0};
-constexpr time_coefficients time_model{5.0e-6, 3.3e-8, 6.0e-7, 4.1e-9, 1.3e-9};
+constexpr time_coefficients time_model{5.0e-6, 3.3e-8, 6.0e-7, 4.1e-9, 1.3e-9, 2.3e-9, 1.2e-8};
 
 double d(std::uint64_t n) { return static_cast<double>(n); }
 
@@ -54,7 +58,8 @@ double run_cpu_seconds(const run_size& r) {
   const auto& t = time_model;
   const double cpus = std::max(1.0, d(r.cpus)), nodes = std::max(1.0, d(r.nodes));
   return r.seconds * (t.per_cpu * d(r.cpus) + t.per_task_node * d(r.tasks) * d(r.nodes) + t.per_task * d(r.tasks) +
-                      t.per_task_squared * d(r.tasks) * d(r.tasks) / cpus + t.per_task_node_cpu * d(r.tasks) * cpus / nodes);
+                      t.per_task_squared * d(r.tasks) * d(r.tasks) / cpus + t.per_task_node_cpu * d(r.tasks) * cpus / nodes) +
+         t.per_task_cpu_start * d(r.tasks) * d(r.cpus) + t.per_task_node_cpu_start * d(r.tasks) * cpus / nodes;
 }
 
 sweep_estimate estimate_sweep(const std::vector<run_size>& runs, unsigned threads) {

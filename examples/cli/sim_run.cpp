@@ -19,6 +19,7 @@
 #include <numaplace/sim/assumptions.hpp>
 #include <numaplace/sim/binding.hpp>
 #include <numaplace/sim/experiment.hpp>
+#include <numaplace/sim/memory_load.hpp>
 #include <numaplace/sim/seed_presets.hpp>
 #include <numaplace/topology/presets.hpp>
 
@@ -85,6 +86,13 @@ std::string describe_costs(const sim::experiment& e) {
 
 // How hard and inverse binding sized their node sets, said as the costs are.
 std::string describe_binding(const sim::binding_sizing& b) {
+  if (b.thread_by_thread > 0) {
+    const auto each = fmt::format("{} process{} thread by thread, as autonuma-benchmark's numa02 HARD_BIND and "
+                                  "INVERSE_BIND builds bind (inverse: each thread on the mirrored node)",
+                                  b.thread_by_thread, b.thread_by_thread == 1 ? "" : "es");
+    if (b.processes == 0) return each;
+    return each + "; the others " + describe_binding({b.threads_per_core, b.by_cores, b.processes, b.threads, b.cores, 0});
+  }
   if (b.processes == 0) return "as the experiment gives it (every process names its nodes)";
   const auto load = fmt::format("{} thread{} in {} process{}, {} free core{}", b.threads, b.threads == 1 ? "" : "s",
                                 b.processes, b.processes == 1 ? "" : "es", b.cores, b.cores == 1 ? "" : "s");
@@ -295,8 +303,15 @@ run_size size_of(const sim::experiment& e) {
   // simulated seconds are only their cap.
   r.seconds = e.load.seconds;
   const double waves = std::ceil(static_cast<double>(r.tasks) / static_cast<double>(std::max<std::uint64_t>(1, r.cpus)));
-  if (e.load.report_elapsed && e.load.work_per_thread_ms > 0) {
-    r.seconds = std::min(r.seconds, 3 * e.load.work_per_thread_ms / 1000 * waves);
+  if (e.load.report_elapsed) {
+    // A thread's work in time: what SLIT-derived costs assume per core (from_slit's
+    // defaults) when nobody measured the machine.
+    const sim::machine_costs per_core = e.hardware ? *e.hardware : sim::machine_costs{};
+    double work_ms = 0;
+    for (const auto& p : e.load.processes) {
+      if (p.jobs == 0) work_ms = std::max(work_ms, sim::thread_work_ms(p, per_core, e.load.work_per_thread_ms));
+    }
+    if (work_ms > 0) r.seconds = std::min(r.seconds, 3 * work_ms / 1000 * waves);
   }
   return r;
 }

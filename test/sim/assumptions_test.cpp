@@ -117,7 +117,7 @@ TEST_CASE("an assumption the experiment does not have changes nothing") {
   experiment e = specjbb_experiment();
   const experiment before = e;
   CHECK_FALSE(scale_assumption(e, "make.memory_bound", 2.0));
-  CHECK_FALSE(scale_assumption(e, "autonuma.work", 2.0));
+  CHECK_FALSE(scale_assumption(e, "autonuma.memory_bound", 2.0));
   CHECK_FALSE(scale_assumption(e, "slit.latency_share", 2.0));  // its costs are a preset's, not SLIT's
   CHECK(e.load.processes[0].memory_bound == before.load.processes[0].memory_bound);
   CHECK(e.hardware->latency_ratio == before.hardware->latency_ratio);

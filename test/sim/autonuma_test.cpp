@@ -1,6 +1,6 @@
 // autonuma-benchmark as its default builds run it: numa01 and numa01_THREAD_ALLOC fault all
-// of both processes' memory in on one node (NO_BIND_FORCE_SAME_NODE), numa02's threads each
-// touch their own part first, and the binding baselines bind as its HARD_BIND builds do,
+// of both processes' memory in on one node (NO_BIND_FORCE_SAME_NODE), numa02's main thread
+// writes all of its 1 GiB first, and the binding baselines bind as its HARD_BIND builds do,
 // without the forced first touch.
 
 #include <doctest/doctest.h>
@@ -13,6 +13,7 @@
 
 #include <numaplace/sim/binding.hpp>
 #include <numaplace/sim/first_touch.hpp>
+#include <numaplace/sim/memory_load.hpp>
 
 #include "sim_support.hpp"
 
@@ -74,17 +75,21 @@ TEST_CASE("a binding baseline's memory binding replaces the forced first touch, 
   }
 }
 
-TEST_CASE("numa02's threads touch their own part first, so it starts and stays local; 1 GiB in all") {
+TEST_CASE("numa02's main thread writes its 1 GiB first: unbalanced it stays on one node, balanced it spreads") {
   const auto t = direct(4, 4);
-  const workload w = workloads::numa02(16, 0, 300);
+  const workload w = workloads::numa02(16, 0, 1000);
   std::uint32_t chunks = 0;
   for (const auto& r : w.processes[0].regions) chunks += r.chunks;
   CHECK(chunks == 512);
   CHECK(workloads::numa02(96).processes[0].regions[0].chunks == 5);   // 512 / 96, rounded down
   CHECK(workloads::numa02(1024).processes[0].regions[0].chunks == 1);  // one chunk each at least
   const run_result none = run_stack(t, w, no_balancing_name, {});
-  CHECK(none.groups[0].local_fraction > 0.99);
-  CHECK(none.groups[0].memory_nodes == std::vector<node_id>{0, 1, 2, 3});
+  CHECK(none.groups[0].memory_nodes.size() == 1);
+  CHECK(none.groups[0].local_fraction < 0.5);
+  const run_result balanced = run_stack(t, w, "linux-modern", {});
+  CHECK(balanced.groups[0].memory_nodes.size() == 4);
+  CHECK(balanced.groups[0].local_fraction > 0.8);
+  CHECK(balanced.groups[0].elapsed_seconds < none.groups[0].elapsed_seconds);
 }
 
 TEST_CASE("forced first touch puts each chunk on the allowed node nearest its toucher, ties in turn") {
@@ -104,4 +109,59 @@ TEST_CASE("first-touch nodes beyond the machine are refused, naming the process 
   w.processes[1].first_touch_nodes = {4};
   CHECK(error_of([&] { run_stack(direct(4, 2), w, no_balancing_name, {}); }) ==
         "process numa01-2 first touches its memory on node index 4 beyond the topology");
+}
+
+TEST_CASE("numa02's binding builds bind thread by thread: thread i's part on node i*n/T, inverse on the mirror") {
+  const auto t = direct(4, 2);
+  const std::vector<node_index> homes{0, 0, 1, 1, 2, 2, 3, 3}, mirrored{3, 3, 2, 2, 1, 1, 0, 0};
+  for (std::size_t i = 0; i < 8; ++i) {
+    INFO("thread " << i);
+    CHECK(bind_thread(t, 8, i).home == homes[i]);
+    CHECK(bind_thread(t, 8, i).mirrored == mirrored[i]);
+  }
+  // Nodes without CPUs take no thread: the n are the nodes with CPUs.
+  std::vector<node_attributes> attrs(3);
+  for (node_index n = 0; n < 3; ++n) attrs[n].id = n;
+  attrs[1].has_cpu = false;
+  const dynamic_topology gpu({{10, 20, 20}, {20, 10, 20}, {20, 20, 10}}, attrs);
+  CHECK(bind_thread(gpu, 4, 1).home == 0);
+  CHECK(bind_thread(gpu, 4, 2).home == 2);
+  CHECK(bind_thread(gpu, 4, 0).mirrored == 2);
+  // T not a multiple of n stays on the machine (the benchmark's i / (T / n) would not).
+  CHECK(bind_thread(t, 10, 9).home == 3);
+}
+
+TEST_CASE("numa02 hard-bound is all local and fastest, inverse-bound all remote, both without a process binding") {
+  const auto t = direct(4, 4);
+  const workload w = workloads::numa02(16, 0, 500);
+  const run_result hard = run_stack(t, w, hard_binding_name, {});
+  const run_result inverse = run_stack(t, w, inverse_binding_name, {});
+  const run_result balanced = run_stack(t, w, "linux-modern", {});
+  CHECK(hard.groups[0].local_fraction == 1.0);
+  CHECK(hard.groups[0].memory_nodes == std::vector<node_id>{0, 1, 2, 3});
+  CHECK(inverse.groups[0].local_fraction == 0.0);
+  CHECK(inverse.groups[0].memory_nodes == std::vector<node_id>{0, 1, 2, 3});
+  CHECK(inverse.groups[0].page_migrations == 0);
+  CHECK(hard.groups[0].elapsed_seconds <= balanced.groups[0].elapsed_seconds);
+  CHECK(inverse.groups[0].elapsed_seconds > hard.groups[0].elapsed_seconds);
+}
+
+TEST_CASE("the benchmarks run as long as their sources say: sweeps of their buffers, timed at each machine's stream") {
+  constexpr double gib = 1024.0 * 1024 * 1024;
+  CHECK(workloads::numa01(48).processes[0].work_bytes_per_thread == 51 * 3 * gib);
+  CHECK(workloads::numa01_thread_alloc(48).processes[1].work_bytes_per_thread == 3 * gib + 1000 * 32 * 2 * 1024.0 * 1024);
+  CHECK(workloads::numa02(64).processes[0].work_bytes_per_thread == 800 * gib / 64);
+  // An explicit CPU time replaces them (short tests).
+  CHECK(workloads::numa02(64, 0, 500).processes[0].work_bytes_per_thread == 0);
+  // 9.5 GB at 0.95 x 10 GB/s: one second of work at full local speed; twice as long on a
+  // core that streams half as fast.
+  process_spec p = workloads::numa02(4).processes[0];
+  p.work_bytes_per_thread = 9.5e9;
+  machine_costs hw;
+  hw.core_stream_gbs = 10;
+  CHECK(thread_work_ms(p, hw, 123) == doctest::Approx(1000));
+  hw.core_stream_gbs = 5;
+  CHECK(thread_work_ms(p, hw, 123) == doctest::Approx(2000));
+  p.work_bytes_per_thread = 0;
+  CHECK(thread_work_ms(p, hw, 123) == 123);
 }

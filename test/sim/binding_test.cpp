@@ -228,8 +228,7 @@ TEST_CASE("inverse binding's memory nodes are at the farthest distance from its 
 
 TEST_CASE("an inverse-bound run keeps its tasks on its CPU nodes and its memory on the farthest") {
   const auto t = leonardo();
-  workload w = workloads::numa01(32);
-  w.work_per_thread_ms = 500;
+  workload w = workloads::numa01(32, 1536, 500);
   bind_nearest(w, t, machine_options{});
   run_options o;
   const run_result inverse = run_stack(t, w, inverse_binding_name, o);

@@ -69,7 +69,21 @@ void step_and_check(Engine& e, const workload& w, const dynamic_topology& t, dou
       CHECK(tasks <= ps.threads.size());
     }
     if (w.report_elapsed && g.elapsed_seconds < w.seconds) CHECK(g.tasks_over_time.back().tasks_per_node == std::vector<std::uint32_t>(t.node_count(), 0));
-    if (binds_cpus(mode)) {
+    if (binds_cpus(mode) && ps.bind_each_thread) {
+      // Bound thread by thread (numa02's binding builds): each node holds the parts of the
+      // threads whose memory it is, and runs at most the threads bound to it.
+      std::vector<std::uint64_t> chunks(t.node_count(), 0);
+      std::vector<std::uint32_t> threads(t.node_count(), 0);
+      for (std::size_t i = 0; i < ps.threads.size(); ++i) {
+        const thread_binding b = bind_thread(t, ps.threads.size(), i);
+        for (const auto& a : ps.threads[i].accesses) chunks[b.home] += ps.regions[a.region].chunks;
+        ++threads[mode == balancing::hard_binding ? b.home : b.mirrored];
+      }
+      CHECK(g.memory_per_node == chunks);
+      for (const auto& s : g.tasks_over_time) {
+        for (node_index m = 0; m < t.node_count(); ++m) CHECK(s.tasks_per_node[m] <= threads[m]);
+      }
+    } else if (binds_cpus(mode)) {
       // Nothing of a bound process, task or chunk, ever leaves its nodes (inverse binding's
       // memory: the farthest nodes).
       const auto& cpus = ps.bind_nodes;

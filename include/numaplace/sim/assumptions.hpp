@@ -185,17 +185,11 @@ inline std::span<const assumption> assumptions() {
                  [](target& t, double f) {
                    return specjbb(t, [](process_spec& p, double x) { p.start_ms *= x; }, f);
                  }},
-      // autonuma-benchmark numa01 and numa02 (their sources give what they do, not how long).
+      // autonuma-benchmark numa01 and numa02 (their sources give what they do and how long;
+      // not how memory-bound a bzero() is).
       assumption{"autonuma.memory_bound", "share of a numa01/numa02 thread's time on memory, 0.95 (assumed: bzero only)",
                  [](target& t, double f) {
                    return each_process(t, is_autonuma, [f](process_spec& p) { p.memory_bound = fraction(p.memory_bound * f); });
-                 }},
-      assumption{"autonuma.work", "CPU work per numa01/numa02 thread, 20 s / 2 s (assumed)",
-                 [](target& t, double f) {
-                   workload& w = t.get().load;
-                   if (!is_autonuma(w)) return false;
-                   w.work_per_thread_ms *= f;
-                   return true;
                  }},
       // make -jN.
       assumption{"make.memory_bound", "share of a compiler job's time on memory, 0.2 (assumed: mostly in cache)",

@@ -54,6 +54,7 @@ struct binding_sizing {
   std::size_t processes = 0;  ///< the processes it bound (those with explicit bind_nodes not counted)
   std::size_t threads = 0;    ///< their threads
   std::size_t cores = 0;      ///< the cores of the nodes free for them
+  std::size_t thread_by_thread = 0;  ///< processes whose threads bind one by one (bind_each_thread)
 };
 
 namespace detail {
@@ -229,6 +230,27 @@ inline std::vector<node_index> farthest_nodes(const dynamic_topology& t, std::sp
   return nodes;
 }
 
+/// Where numa02's HARD_BIND and INVERSE_BIND builds put thread i of `threads`
+/// (process_spec::bind_each_thread): the main thread writes node k's share of the memory
+/// bound to node k, so thread i's part lands on the (i * n / T)-th of the n nodes with CPUs,
+/// `home`; hard binding runs the thread there, inverse binding on the mirrored node,
+/// `mirrored`, the ((T - 1 - i) * n / T)-th. (The benchmark divides by T / n, the same when n
+/// divides T, which its T = CPUs always is on a machine of equal nodes.)
+struct thread_binding {
+  node_index home = 0;
+  node_index mirrored = 0;
+};
+
+inline thread_binding bind_thread(const dynamic_topology& t, std::size_t threads, std::size_t i) {
+  std::vector<node_index> cpu_nodes;
+  for (node_index n = 0; n < t.node_count(); ++n) {
+    if (t.has_cpu(n)) cpu_nodes.push_back(n);
+  }
+  if (cpu_nodes.empty() || threads == 0 || i >= threads) throw std::invalid_argument("bind_thread: no CPU node or thread");
+  const std::size_t n = cpu_nodes.size();
+  return {cpu_nodes[i * n / threads], cpu_nodes[(threads - 1 - i) * n / threads]};
+}
+
 /// Throws std::invalid_argument naming the process and node when a process of `w` binds to a
 /// node beyond `t` or to a node without CPUs (its threads could run nowhere there).
 inline void check_bindings(const workload& w, const dynamic_topology& t) {
@@ -280,9 +302,10 @@ inline binding_sizing bind_nearest(workload& w, const dynamic_topology& t, const
   std::vector<std::size_t> threads;
   for (const process_spec& p : w.processes) {
     for (const auto b : p.bind_nodes) taken[b] = true;
-    if (p.bind_nodes.empty()) threads.push_back(p.threads.size());
+    if (p.bind_nodes.empty() && !p.bind_each_thread) threads.push_back(p.threads.size());
   }
-  binding_sizing sizing{std::max(1u, m.threads_per_core), true, threads.size(), 0, 0};
+  binding_sizing sizing{std::max(1u, m.threads_per_core), true, threads.size(), 0, 0, 0};
+  for (const process_spec& p : w.processes) sizing.thread_by_thread += p.bind_each_thread ? 1 : 0;
   for (const std::size_t n : threads) sizing.threads += n;
   for (node_index i = 0; i < t.node_count(); ++i) sizing.cores += taken[i] ? 0 : cores[i];
   auto sets = nearest_bindings(t, cores, threads, taken);
@@ -292,7 +315,7 @@ inline binding_sizing bind_nearest(workload& w, const dynamic_topology& t, const
   }
   std::size_t next = 0;
   for (process_spec& p : w.processes) {
-    if (p.bind_nodes.empty()) p.bind_nodes = std::move(sets[next++]);
+    if (p.bind_nodes.empty() && !p.bind_each_thread) p.bind_nodes = std::move(sets[next++]);
   }
   return sizing;
 }

@@ -146,8 +146,10 @@ class engine {
     const std::size_t n = s_.m.node_count();
     for (const process_spec& ps : s_.w.processes) {
       process_state st;
-      // Bindings apply to the binding baselines only; other runs ignore them.
-      for (auto b : binds_cpus(s_.o.mode) ? ps.bind_nodes : std::vector<std::uint32_t>{}) {
+      // Bindings apply to the binding baselines only; other runs ignore them. A process whose
+      // threads are bound one by one (spawn) has no binding of its own.
+      const bool binds_process = binds_cpus(s_.o.mode) && !ps.bind_each_thread;
+      for (auto b : binds_process ? ps.bind_nodes : std::vector<std::uint32_t>{}) {
         if (b >= n)
           throw std::invalid_argument("process " + ps.name + " binds to node index " + std::to_string(b) +
                                       " beyond the topology");
@@ -163,7 +165,7 @@ class engine {
       }
       // Memory: bound with the CPUs (numactl --membind), or, inverted, to the farthest nodes
       // (autonuma-benchmark's INVERSE_BIND); nothing migrates it, as these modes never scan.
-      if (s_.o.mode == balancing::inverse_binding) {
+      if (s_.o.mode == balancing::inverse_binding && binds_process) {
         s_.memory_nodes.push_back(farthest_nodes(s_.topo, st.allowed));
       } else {
         s_.memory_nodes.push_back(st.allowed);
@@ -308,8 +310,14 @@ class engine {
         throw std::invalid_argument("process " + ps.name + ": a thread accesses a region it does not have");
       t.accesses.emplace_back(s_.mem.region_base[p] + a.region, sum > 0 ? a.weight / sum : 0.0);
     }
-    t.work_left_ms = ps.jobs > 0 ? ps.job_work_ms : s_.w.work_per_thread_ms;
-    const cpu_index cpu = place_new_task(s_, *pl_, p, parent_node(p));
+    t.work_left_ms = ps.jobs > 0 ? ps.job_work_ms : thread_work_ms(ps, s_.hw, s_.w.work_per_thread_ms);
+    if (binds_cpus(s_.o.mode) && ps.bind_each_thread && thread < ps.threads.size()) {
+      const thread_binding b = bind_thread(s_.topo, ps.threads.size(), thread);
+      t.memory_home = b.home;
+      t.bound_node = s_.o.mode == balancing::hard_binding ? b.home : b.mirrored;
+    }
+    const cpu_index cpu =
+        t.bound_node != no_node ? place_on_node(s_, t.bound_node) : place_new_task(s_, *pl_, p, parent_node(p));
     t.cpu = cpu;
     t.node = s_.m.cpus[cpu].node;
     if constexpr (numa) scanner_.start_task(t);

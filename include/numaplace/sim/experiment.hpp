@@ -59,7 +59,7 @@ inline run_result run_stack(const dynamic_topology& t, const workload& w, std::s
     kernel = baseline_kernel;
   } else if (binds_to_nodes(stack)) {
     for (const auto& p : w.processes) {
-      if (p.bind_nodes.empty()) {
+      if (p.bind_nodes.empty() && !p.bind_each_thread) {
         throw std::invalid_argument(std::string(stack) + " needs bind_nodes for process " + p.name);
       }
     }

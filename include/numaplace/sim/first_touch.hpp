@@ -33,6 +33,19 @@ inline node_index first_accessor_node(const world& s, std::uint32_t p, std::uint
   return toucher_nodes.empty() ? 0 : toucher_nodes.front();
 }
 
+// Where a thread bound alone puts region r of process p (task_state::memory_home): the
+// first accessor's, if that thread has one, else no_node.
+inline node_index first_accessor_home(const world& s, std::uint32_t p, std::uint32_t r) {
+  const std::uint32_t global = s.mem.region_base[p] + r;
+  for (const auto& t : s.m.tasks) {
+    if (t.process != p) continue;
+    for (const auto& a : t.accesses) {
+      if (a.first == global) return t.memory_home;
+    }
+  }
+  return no_node;
+}
+
 }  // namespace detail
 
 /// The node of `allowed` a chunk touched from `toucher` lands on under MPOL_BIND to those
@@ -97,9 +110,13 @@ inline void first_touch(world& s, std::uint32_t p) {
       for (std::size_t c = 0; c < rs.chunks.size(); ++c) order.push_back(c % toucher_nodes.size());
       for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[random_index(s.rng, i)]);
     }
+    // A part written for a thread bound alone goes to that thread's memory node, whoever
+    // writes it (numa02's HARD_BIND builds write each node's share bound to that node).
+    const node_index bound_home = by_all ? no_node : detail::first_accessor_home(s, p, r);
     const bool first_thread = spec.main_thread_touches_first || (by_all && touch == shared_touch::first_thread);
-    const node_index home = first_thread && !toucher_nodes.empty() ? toucher_nodes.front()
-                            : by_all                              ? no_node
+    const node_index home = bound_home != no_node                  ? bound_home
+                            : first_thread && !toucher_nodes.empty() ? toucher_nodes.front()
+                            : by_all                                 ? no_node
                                      : detail::first_accessor_node(s, p, r, toucher_nodes);
     for (std::size_t c = 0; c < rs.chunks.size(); ++c) {
       node_index node = home;

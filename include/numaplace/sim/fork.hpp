@@ -37,6 +37,13 @@ cpu_index place_with(world& s, const Fork& fork, std::uint32_t p, node_index par
 
 }  // namespace detail
 
+/// A CPU of `node` for a new task bound to it alone: an idle one (an idle core first), else
+/// the idlest.
+inline cpu_index place_on_node(world& s, node_index node) {
+  if (const cpu_index idle = s.m.idle_cpu(node); idle != no_cpu) return idle;
+  return find_idlest_group_cpu(machine_view_of(s.m), node);
+}
+
 template <class Placement>
 cpu_index place_new_task(world& s, const Placement& pl, std::uint32_t p, node_index parent) {
   if constexpr (balances_numa<Placement>) {

@@ -187,7 +187,7 @@ class load_balancer {
     if (grp.failed > d.p.cache_nice_tries + 2) {
       grp.failed = d.p.cache_nice_tries + 1;
       const auto& queue = s.m.cpus[src].tasks;
-      if (!queue.empty() && s.m.allowed(s.m.tasks[queue.front()].process, s.m.cpus[dst].node)) {
+      if (!queue.empty() && s.m.task_allowed(queue.front(), s.m.cpus[dst].node)) {
         move(s, queue.front(), target_cpu(s, grp, dst, queue.front()));
         return 1;
       }
@@ -222,7 +222,7 @@ class load_balancer {
       ++looked;
       const task_index id = queue[i];
       const task_state& t = s.m.tasks[id];
-      if (!s.m.allowed(t.process, dst_node)) continue;
+      if (!s.m.task_allowed(id, dst_node)) continue;
       all_pinned = false;
       if constexpr (balances_numa<Placement>) {
         if (d.p.numa && s.o.mode == balancing::numa && !nice_exhausted) {
@@ -256,10 +256,9 @@ class load_balancer {
   // group the task may use (an idle core first), else the balancing CPU.
   static cpu_index target_cpu(const world& s, const lb_group& grp, cpu_index dst, task_index id) {
     if (s.m.cpus[dst].tasks.empty()) return dst;
-    const std::uint32_t p = s.m.tasks[id].process;
     cpu_index fallback = no_cpu;
     for (auto c : grp.cpus) {
-      if (!s.m.cpus[c].tasks.empty() || !s.m.allowed(p, s.m.cpus[c].node)) continue;
+      if (!s.m.cpus[c].tasks.empty() || !s.m.task_allowed(id, s.m.cpus[c].node)) continue;
       if (!s.m.core_busy(s.m.cpus[c].core)) return c;
       if (fallback == no_cpu) fallback = c;
     }
@@ -267,9 +266,9 @@ class load_balancer {
   }
 
   static void move(world& s, task_index id, cpu_index to) {
-    if (!s.m.allowed(s.m.tasks[id].process, s.m.cpus[to].node))
+    if (!s.m.task_allowed(id, s.m.cpus[to].node))
       throw std::logic_error("load balancer: task " + std::to_string(id) + " moved to node " +
-                             std::to_string(s.m.cpus[to].node) + ", which its process may not use");
+                             std::to_string(s.m.cpus[to].node) + ", which its binding does not allow");
     s.move_task(id, to);
   }
 };

@@ -56,6 +56,10 @@ struct task_state {
   bool asleep = false;
   /// A garbage collector's worker thread: its work is the collector's, not the process's ops.
   bool gc_worker = false;
+  /// Bound alone, not with its process (process_spec::bind_each_thread): the one node it may
+  /// run on, and the node its own memory is placed on; no_node: as its process.
+  node_index bound_node = no_node;
+  node_index memory_home = no_node;
   explicit task_state(std::size_t nodes) : stats(nodes) {}
 };
 
@@ -127,6 +131,11 @@ class machine {
   bool allowed(std::uint32_t process, node_index n) const {
     const auto& a = processes[process].allowed;
     return a.empty() || std::find(a.begin(), a.end(), n) != a.end();
+  }
+  /// Whether task t may run on node n: its own binding, else its process's.
+  bool task_allowed(task_index t, node_index n) const {
+    const node_index bound = tasks[t].bound_node;
+    return bound == no_node ? allowed(tasks[t].process, n) : n == bound;
   }
   /// An idle CPU of node n, on an idle core if there is one, else no_cpu.
   cpu_index idle_cpu(node_index n) const {
@@ -211,6 +220,8 @@ class machine {
         return "task " + std::to_string(id) + (t.asleep ? " sleeps but is on " : " is on ") + std::to_string(seen[id]) +
                " cpus";
       if (t.node != cpus[t.cpu].node) return "task " + std::to_string(id) + " has a stale node";
+      if (!task_allowed(id, t.node))
+        return "task " + std::to_string(id) + " runs on node " + std::to_string(t.node) + ", outside its binding";
       if (t.group != no_group) {
         if (groups.find(t.group) == nullptr)
           return "task " + std::to_string(id) + " is in released group " + std::to_string(t.group);
@@ -248,7 +259,7 @@ class machine_view_of {
   fault_view task_faults(task_index t) const { return m_.tasks[t].stats.view(); }
   fault_view group_faults(task_index t) const { return m_.group_view(m_.tasks[t]); }
   group_index group_of(task_index t) const { return m_.tasks[t].group; }
-  bool allowed(task_index t, node_index n) const { return m_.allowed(m_.tasks[t].process, n); }
+  bool allowed(task_index t, node_index n) const { return m_.task_allowed(t, n); }
   std::uint64_t task_load(task_index) const { return nice_0_load; }
   /// The NUMA domain's imb_numa_nr above node n (task_numa_migrate reads the source's).
   int imb_numa_nr(node_index n) const { return m_.imb_numa_nr(n); }

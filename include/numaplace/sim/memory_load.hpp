@@ -34,6 +34,15 @@ inline double unloaded_demand_gbs(const process_spec& p, const machine_costs& hw
   return p.memory_bound * (p.streaming * hw.core_stream_gbs + (1.0 - p.streaming) * dependent_gbs);
 }
 
+/// A thread's work in ms at full local speed, the unit the engine counts down: its process's
+/// work_bytes_per_thread at what it streams then (unloaded_demand_gbs), else `work_ms`, the
+/// workload's work_per_thread_ms.
+inline double thread_work_ms(const process_spec& p, const machine_costs& hw, double work_ms) {
+  if (p.work_bytes_per_thread <= 0) return work_ms;
+  const double gbs = unloaded_demand_gbs(p, hw);
+  return gbs > 0 ? p.work_bytes_per_thread / (gbs * 1e6) : work_ms;  // 1 GB/s = 10^6 bytes a ms
+}
+
 class memory_load {
  public:
   /// Settles demand, queueing and speed for the tasks as they are placed now, and leaves the

@@ -87,12 +87,22 @@ struct process_spec {
   /// its toucher. Empty: where the toucher runs. A binding baseline's memory binding replaces
   /// it (the benchmark's HARD_BIND builds do not force the first touch).
   std::vector<std::uint32_t> first_touch_nodes;
+  /// For elapsed-time workloads without jobs: the bytes each thread streams to finish (a
+  /// benchmark's passes over its buffer), instead of the workload's work_per_thread_ms. The run
+  /// turns them into work at what the thread streams at full local speed on its machine
+  /// (memory_load.hpp's thread_work_ms). 0: work_per_thread_ms.
+  double work_bytes_per_thread = 0;
   /// For short-lived jobs (make -j): total jobs to run, each `job_work` ms of CPU, at most
   /// `threads.size()` at once. 0 jobs: threads run for the whole simulation.
   std::uint32_t jobs = 0;
   double job_work_ms = 0;
   /// Hard binding (numactl --cpunodebind --membind): node indices; empty = unbound.
   std::vector<std::uint32_t> bind_nodes;
+  /// The binding baselines bind each thread, not the process, as numa02's HARD_BIND and
+  /// INVERSE_BIND builds do (binding.hpp's bind_thread): thread i of T's memory on node
+  /// i * n / T of the n nodes with CPUs, and the thread there (hard binding) or on the mirrored
+  /// node (T - 1 - i) * n / T (inverse binding). bind_nodes are then not needed, nor used.
+  bool bind_each_thread = false;
   /// When the process starts, in simulated ms: its threads start then, and its memory is first
   /// touched then (a JVM started some seconds after another).
   double start_ms = 0;
@@ -200,16 +210,21 @@ inline process_spec autonuma_process(std::string name) {
 }
 }  // namespace detail
 
+/// The bytes of `passes` sweeps over `chunks` 2 MiB chunks.
+constexpr double sweep_bytes(double passes, double chunks) { return passes * chunks * 2.0 * 1024 * 1024; }
+
 /// numa01: two processes, each with `threads` threads (half the CPUs) that all sweep the whole
 /// of their process's 3 GiB, fifty times after the first touch (a worst case: memory shared by
-/// many threads).
+/// many threads): 51 sweeps a thread. `work_per_thread_ms` above 0 replaces that run length
+/// (short tests).
 inline workload numa01(std::size_t threads_per_process, std::uint32_t chunks_per_process = 1536,
-                       double work_per_thread_ms = 20000) {
-  workload w{"numa01", {}, 600.0, true, work_per_thread_ms};
+                       double work_per_thread_ms = 0) {
+  workload w{"numa01", {}, 3600.0, true, work_per_thread_ms};
   for (int i = 0; i < 2; ++i) {
     process_spec p = detail::autonuma_process("numa01-" + std::to_string(i + 1));
     p.regions.push_back({chunks_per_process, true});
     for (std::size_t t = 0; t < threads_per_process; ++t) p.threads.push_back({{{0, 1.0}}});
+    if (work_per_thread_ms <= 0) p.work_bytes_per_thread = sweep_bytes(51, chunks_per_process);
     w.processes.push_back(std::move(p));
   }
   return w;
@@ -218,32 +233,39 @@ inline workload numa01(std::size_t threads_per_process, std::uint32_t chunks_per
 /// numa01_THREAD_ALLOC: as numa01, but after the first touch of the whole buffer (still all on
 /// one node) each thread sweeps its own part, a thousand times.
 inline workload numa01_thread_alloc(std::size_t threads_per_process, std::uint32_t chunks_per_process = 1536,
-                                    double work_per_thread_ms = 20000) {
-  workload w{"numa01_THREAD_ALLOC", {}, 600.0, true, work_per_thread_ms};
+                                    double work_per_thread_ms = 0) {
+  workload w{"numa01_THREAD_ALLOC", {}, 3600.0, true, work_per_thread_ms};
+  const auto part = static_cast<std::uint32_t>(chunks_per_process / threads_per_process);
   for (int i = 0; i < 2; ++i) {
     process_spec p = detail::autonuma_process("numa01ta-" + std::to_string(i + 1));
     for (std::size_t t = 0; t < threads_per_process; ++t) {
-      p.regions.push_back({static_cast<std::uint32_t>(chunks_per_process / threads_per_process), false});
+      p.regions.push_back({part, false});
       p.threads.push_back({{{static_cast<std::uint32_t>(t), 1.0}}});
     }
+    if (work_per_thread_ms <= 0) p.work_bytes_per_thread = sweep_bytes(1, chunks_per_process) + sweep_bytes(1000, part);
     w.processes.push_back(std::move(p));
   }
   return w;
 }
 
 /// numa02: one process, one thread per CPU, each bzero()ing its own part of 1 GiB 800 times.
-/// Each thread touches its part first (the benchmark's main thread only malloc()s it; a 2021
-/// fork has the main thread write it all first: set main_thread_touches_first for that), so it
-/// starts local. `chunks_per_thread` 0: 1 GiB split among the threads, one chunk each at least.
-inline workload numa02(std::size_t threads, std::uint32_t chunks_per_thread = 0, double work_per_thread_ms = 2000) {
-  workload w{"numa02", {}, 600.0, true, work_per_thread_ms};
+/// Before it starts them, the main thread writes the whole 1 GiB, a node's share at a time
+/// under bind(node) (its BINDMAP), which binds only in the HARD_BIND builds: unbound, all of
+/// it starts on the main thread's node. Those builds bind each thread (bind_each_thread).
+/// 800 sweeps a thread; `work_per_thread_ms` above 0 replaces that run length. `chunks_per_thread` 0: 1 GiB split among the threads,
+/// one chunk each at least.
+inline workload numa02(std::size_t threads, std::uint32_t chunks_per_thread = 0, double work_per_thread_ms = 0) {
+  workload w{"numa02", {}, 3600.0, true, work_per_thread_ms};
   process_spec p = detail::autonuma_process("numa02");
   p.first_touch_nodes.clear();
+  p.main_thread_touches_first = true;
+  p.bind_each_thread = true;
   if (chunks_per_thread == 0) chunks_per_thread = static_cast<std::uint32_t>(std::max<std::size_t>(1, 512 / threads));
   for (std::size_t t = 0; t < threads; ++t) {
     p.regions.push_back({chunks_per_thread, false});
     p.threads.push_back({{{static_cast<std::uint32_t>(t), 1.0}}});
   }
+  if (work_per_thread_ms <= 0) p.work_bytes_per_thread = sweep_bytes(800, chunks_per_thread);
   w.processes.push_back(std::move(p));
   return w;
 }
