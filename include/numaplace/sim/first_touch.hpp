@@ -20,30 +20,16 @@ namespace numaplace::sim {
 
 namespace detail {
 
-// The node of the first task of process p that accesses its region r, else its first task's.
-inline node_index first_accessor_node(const world& s, std::uint32_t p, std::uint32_t r,
-                                      const std::vector<node_index>& toucher_nodes) {
+// The first task of process p that accesses its region r, or nullptr.
+inline const task_state* first_accessor(const world& s, std::uint32_t p, std::uint32_t r) {
   const std::uint32_t global = s.mem.region_base[p] + r;
   for (const auto& t : s.m.tasks) {
     if (t.process != p) continue;
     for (const auto& a : t.accesses) {
-      if (a.first == global) return t.node;
+      if (a.first == global) return &t;
     }
   }
-  return toucher_nodes.empty() ? 0 : toucher_nodes.front();
-}
-
-// Where a thread bound alone puts region r of process p (task_state::memory_home): the
-// first accessor's, if that thread has one, else no_node.
-inline node_index first_accessor_home(const world& s, std::uint32_t p, std::uint32_t r) {
-  const std::uint32_t global = s.mem.region_base[p] + r;
-  for (const auto& t : s.m.tasks) {
-    if (t.process != p) continue;
-    for (const auto& a : t.accesses) {
-      if (a.first == global) return t.memory_home;
-    }
-  }
-  return no_node;
+  return nullptr;
 }
 
 }  // namespace detail
@@ -112,12 +98,17 @@ inline void first_touch(world& s, std::uint32_t p) {
     }
     // A part written for a thread bound alone goes to that thread's memory node, whoever
     // writes it (numa02's HARD_BIND builds write each node's share bound to that node).
-    const node_index bound_home = by_all ? no_node : detail::first_accessor_home(s, p, r);
+    const task_state* accessor = by_all ? nullptr : detail::first_accessor(s, p, r);
+    const node_index bound_home = accessor != nullptr ? accessor->memory_home : no_node;
     const bool first_thread = spec.main_thread_touches_first || (by_all && touch == shared_touch::first_thread);
-    const node_index home = bound_home != no_node                  ? bound_home
-                            : first_thread && !toucher_nodes.empty() ? toucher_nodes.front()
-                            : by_all                                 ? no_node
-                                     : detail::first_accessor_node(s, p, r, toucher_nodes);
+    // no_node: each chunk its own toucher's, below.
+    const node_index home = [&] {
+      if (bound_home != no_node) return bound_home;
+      if (first_thread && !toucher_nodes.empty()) return toucher_nodes.front();
+      if (by_all) return no_node;
+      if (accessor != nullptr) return accessor->node;  // private: where its thread runs
+      return toucher_nodes.empty() ? node_index{0} : toucher_nodes.front();
+    }();
     for (std::size_t c = 0; c < rs.chunks.size(); ++c) {
       node_index node = home;
       if (by_all && home == no_node && !toucher_nodes.empty()) {
