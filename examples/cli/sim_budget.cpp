@@ -96,7 +96,7 @@ std::string readable_seconds(double seconds) {
 
 void check_budget(const sweep_estimate& e, const sim_budget& budget) {
   const run_size& r = e.largest;
-  const std::string sizes = fmt::format("its largest run has {} tasks and {} memory chunks on {} nodes of {} CPUs in all, for {} "
+  const std::string sizes = fmt::format("its largest run has {} tasks and {} memory chunks on {} nodes of {} CPUs in all, for {:.4g} "
                                         "simulated s",
                                         r.tasks, r.chunks, r.nodes, r.cpus, r.seconds);
   if (e.peak_bytes > budget.max_bytes) {

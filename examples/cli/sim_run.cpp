@@ -396,7 +396,7 @@ sim_report run_simulations(const sim_request& rq) {
     const run_size& l = estimate.largest;
     fmt::print(stderr,
                "{} run{}, {} at once: about {} of CPU time ({} here) and {} of memory, estimated (the largest run: {} "
-               "tasks, {} chunks, {} nodes, {} CPUs, {} s)\n",
+               "tasks, {} chunks, {} nodes, {} CPUs, {:.4g} s)\n",
                jobs.size(), jobs.size() == 1 ? "" : "s", estimate.at_once, readable_seconds(estimate.cpu_seconds),
                readable_seconds(estimate.wall_seconds), readable_bytes(estimate.peak_bytes), l.tasks, l.chunks, l.nodes,
                l.cpus, l.seconds);
