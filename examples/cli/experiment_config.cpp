@@ -238,7 +238,8 @@ constexpr std::pair<std::string_view, sim::shared_touch> touch_names[] = {
     {"any_thread", sim::shared_touch::any_thread},
     {"first_thread", sim::shared_touch::first_thread},
     {"allocating_threads", sim::shared_touch::allocating_threads},
-    {"collector_threads", sim::shared_touch::collector_threads}};
+    {"collector_threads", sim::shared_touch::collector_threads},
+    {"every_thread_once", sim::shared_touch::every_thread_once}};
 
 sim::shared_touch touch_of(const checker& c, const json& v, const std::string& at) {
   if (v.is_string()) {
@@ -246,7 +247,8 @@ sim::shared_touch touch_of(const checker& c, const json& v, const std::string& a
       if (v.get_ref<const std::string&>() == name) return touch;
     }
   }
-  c.fail(at, fmt::format("expected any_thread, first_thread, allocating_threads or collector_threads, got {}", shown(v)));
+  c.fail(at, fmt::format("expected any_thread, first_thread, allocating_threads, collector_threads or every_thread_once, got {}",
+                         shown(v)));
 }
 
 std::vector<sim::access> read_accesses(const checker& c, const json& v, const std::string& at, std::size_t regions) {
@@ -269,7 +271,7 @@ sim::process_spec read_process(const checker& c, const json& v, const std::strin
   object(c, v, at,
          {"description", "name", "regions", "threads", "accesses", "memory_bound", "streaming",
           "main_thread_touches_first", "first_touch_nodes", "work_bytes_per_thread", "jobs", "job_work_ms", "bind_nodes", "bind_each_thread",
-          "start_ms", "gc"});
+          "inverse_moves_memory", "start_ms", "gc"});
   sim::process_spec p;
   p.name = fmt::format("p{}", index + 1);
   optional_member(v, at, "description", [&](const json& x, const std::string& q) { text(c, x, q); });
@@ -328,6 +330,8 @@ sim::process_spec read_process(const checker& c, const json& v, const std::strin
   optional_member(v, at, "work_bytes_per_thread",
                   [&](const json& x, const std::string& q) { p.work_bytes_per_thread = number(c, x, q, 0, 1e18); });
   optional_member(v, at, "bind_each_thread", [&](const json& x, const std::string& q) { p.bind_each_thread = boolean(c, x, q); });
+  optional_member(v, at, "inverse_moves_memory",
+                  [&](const json& x, const std::string& q) { p.inverse_moves_memory = boolean(c, x, q); });
   optional_member(v, at, "start_ms", [&](const json& x, const std::string& q) { p.start_ms = number(c, x, q, 0, max_seconds * 1000); });
   optional_member(v, at, "gc", [&](const json& x, const std::string& q) {
     object(c, x, q, {"description", "young_region", "alloc_chunks_per_s", "work_ms_per_chunk", "threads"});
@@ -498,6 +502,7 @@ ojson process_json(const sim::process_spec& p) {
   out["first_touch_nodes"] = p.first_touch_nodes;
   out["bind_nodes"] = p.bind_nodes;
   out["bind_each_thread"] = p.bind_each_thread;
+  out["inverse_moves_memory"] = p.inverse_moves_memory;
   if (p.work_bytes_per_thread > 0) out["work_bytes_per_thread"] = p.work_bytes_per_thread;
   out["start_ms"] = p.start_ms;
   if (p.gc.enabled()) {

@@ -147,7 +147,8 @@ class sim_command final : public command {
                                  "hard-binding binds each process's CPUs and memory to the nearest nodes whose "
                                  "cores hold its threads, one per core (logical CPUs when the cores cannot), apart "
                                  "from the others; inverse-binding binds its CPUs so and its memory to "
-                                 "the farthest nodes (the worst case)",
+                                 "the farthest nodes (the worst case; numa01's second process keeps its memory, "
+                                 "as the benchmark's build does)",
                                  fmt::join(sim_stack_names(), ", ")))
         ->delimiter(',')
         ->type_name("A,B,...");

@@ -176,6 +176,13 @@ planned_sweep build_presets(const sim_request& rq) {
       try {
         if (std::any_of(e.stacks.begin(), e.stacks.end(), [](const auto& s) { return sim::binds_to_nodes(s); })) {
           sized[x] = describe_binding(sim::bind_nearest(e));
+          const auto kept = std::count_if(e.load.processes.begin(), e.load.processes.end(),
+                                          [](const sim::process_spec& ps) { return !ps.inverse_moves_memory; });
+          if (kept > 0 && std::find(e.stacks.begin(), e.stacks.end(), sim::inverse_binding_name) != e.stacks.end()) {
+            sized[x] += fmt::format("; inverse binding leaves {} {} memory with {} CPUs, as numa01's "
+                                    "INVERSE_BIND build does",
+                                    kept, kept == 1 ? "process's" : "processes'", kept == 1 ? "its" : "their");
+          }
         }
         sim::check_bindings(e.load, e.topology);
       } catch (const std::invalid_argument& bad) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_runner.hpp"
@@ -86,6 +87,19 @@ TEST_CASE("a process's start time, a cost model field and SMT reach the simulato
   CHECK(throughput_of(report_of({"--config", smt}), 1) < one_thread);
 }
 
+TEST_CASE("inverse_moves_memory: false leaves a process's memory with its CPUs under inverse binding") {
+  const auto local_of = [](const nlohmann::json& report) {
+    return report["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"][1]["local_fraction"].get<double>();
+  };
+  const auto stacks = std::vector<std::string>{"--stacks", "inverse-binding"};
+  auto moved = std::vector<std::string>{"--config", config_with("inverse-moved", "")};
+  auto kept = std::vector<std::string>{"--config", config_with("inverse-kept", R"(, "inverse_moves_memory": false)")};
+  moved.insert(moved.end(), stacks.begin(), stacks.end());
+  kept.insert(kept.end(), stacks.begin(), stacks.end());
+  CHECK(local_of(report_of(moved)) == 0.0);
+  CHECK(local_of(report_of(kept)) == 1.0);
+}
+
 TEST_CASE("first_touch_nodes forces where a process's memory starts, and a node beyond the machine is named") {
   const auto memory_of = [](const nlohmann::json& report) {
     return report["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"][1]["memory_nodes"];
@@ -144,9 +158,17 @@ std::string written(const std::string& name, const std::string& text) {
 }  // namespace
 
 TEST_CASE("--config-json writes a --workload run down; the file runs the same") {
-  for (const std::string w : {"numa01:4", "numa02:4", "numa01_thread_alloc:4", "specjbb:2:4:3", "make:2:8"}) {
-    INFO(w);
-    const std::vector<std::string> run{"--workload", w, "--machine", "seed003-4node", "--runs", "2", "--seed", "5"};
+  // The binding baselines too: numa01's second process keeps its memory under inverse binding,
+  // and THREAD_ALLOC's parts land where any thread wrote them first (both written down).
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"numa01:4", "no-balancing,linux-modern"},     {"numa02:4", "no-balancing,linux-modern"},
+      {"numa01_thread_alloc:4", "no-balancing,linux-modern"}, {"specjbb:2:4:3", "no-balancing,linux-modern"},
+      {"make:2:8", "no-balancing,linux-modern"},     {"numa01:4", "hard-binding,inverse-binding"},
+      {"numa01_thread_alloc:4", "hard-binding,inverse-binding"}};
+  for (const auto& [w, stacks] : cases) {
+    INFO(w << " " << stacks);
+    const std::vector<std::string> run{"--workload", w,   "--machine", "seed003-4node", "--runs", "2",
+                                       "--seed",     "5", "--stacks",  stacks};
     std::vector<std::string> write{"sim"};
     write.insert(write.end(), run.begin(), run.end());
     write.push_back("--config-json");

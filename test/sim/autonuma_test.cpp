@@ -165,3 +165,49 @@ TEST_CASE("the benchmarks run as long as their sources say: sweeps of their buff
   p.work_bytes_per_thread = 0;
   CHECK(thread_work_ms(p, hw, 123) == 123);
 }
+
+TEST_CASE("numa01_THREAD_ALLOC bound: every thread writes the whole buffer first, so a part lands on any bound node") {
+  // Bound to two nodes each (half the machine), a part's chunks land on the node of whichever
+  // thread wrote them first: half of them on the other node, not all on their thread's.
+  const auto t = direct(4, 4);
+  workload w = workloads::numa01_thread_alloc(8, 256, 300);
+  CHECK(w.processes[0].regions[0].touch == shared_touch::every_thread_once);
+  bind_nearest(w, t, machine_options{});
+  const run_result hard = run_stack(t, w, hard_binding_name, {});
+  for (std::size_t p = 0; p < 2; ++p) {
+    INFO("process " << p);
+    const auto& bound = w.processes[p].bind_nodes;
+    CHECK(hard.groups[p].memory_nodes == std::vector<node_id>(bound.begin(), bound.end()));
+    CHECK(hard.groups[p].local_fraction > 0.35);
+    CHECK(hard.groups[p].local_fraction < 0.65);
+  }
+  // Its own part, on its own node, were the first touch its own: all local.
+  for (auto& ps : w.processes) {
+    for (auto& r : ps.regions) r.touch = shared_touch::any_thread;
+  }
+  const run_result own = run_stack(t, w, hard_binding_name, {});
+  CHECK(own.groups[0].local_fraction == 1.0);
+}
+
+TEST_CASE("numa01's INVERSE_BIND inverts only the first process's memory, as its build does") {
+  const auto t = direct(4, 4);
+  for (workload w : {workloads::numa01(8, 64, 300), workloads::numa01_thread_alloc(8, 64, 300)}) {
+    INFO(w.name);
+    CHECK(w.processes[0].inverse_moves_memory);
+    CHECK_FALSE(w.processes[1].inverse_moves_memory);
+    bind_nearest(w, t, machine_options{});
+    const run_result inverse = run_stack(t, w, inverse_binding_name, {});
+    const auto& first = w.processes[0].bind_nodes;
+    const auto& second = w.processes[1].bind_nodes;
+    const std::vector<node_id> first_nodes(first.begin(), first.end()), second_nodes(second.begin(), second.end());
+    CHECK(inverse.groups[0].local_fraction == 0.0);
+    CHECK(inverse.groups[0].memory_nodes == second_nodes);
+    CHECK(inverse.groups[1].memory_nodes == second_nodes);
+    CHECK(inverse.groups[1].local_fraction > 0.3);
+    // The worst case, both inverted, as for any other workload.
+    w.processes[1].inverse_moves_memory = true;
+    const run_result worst = run_stack(t, w, inverse_binding_name, {});
+    CHECK(worst.groups[1].memory_nodes == first_nodes);
+    CHECK(worst.groups[1].local_fraction == 0.0);
+  }
+}

@@ -229,6 +229,7 @@ TEST_CASE("inverse binding's memory nodes are at the farthest distance from its 
 TEST_CASE("an inverse-bound run keeps its tasks on its CPU nodes and its memory on the farthest") {
   const auto t = leonardo();
   workload w = workloads::numa01(32, 1536, 500);
+  w.processes[1].inverse_moves_memory = true;  // both inverted: the worst case (not numa01's build)
   bind_nearest(w, t, machine_options{});
   run_options o;
   const run_result inverse = run_stack(t, w, inverse_binding_name, o);

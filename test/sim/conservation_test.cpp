@@ -85,9 +85,10 @@ void step_and_check(Engine& e, const workload& w, const dynamic_topology& t, dou
       }
     } else if (binds_cpus(mode)) {
       // Nothing of a bound process, task or chunk, ever leaves its nodes (inverse binding's
-      // memory: the farthest nodes).
+      // memory: the farthest nodes, for the processes it inverts).
       const auto& cpus = ps.bind_nodes;
-      const auto memory = mode == balancing::inverse_binding ? farthest_nodes(t, cpus) : cpus;
+      const bool inverted = mode == balancing::inverse_binding && ps.inverse_moves_memory;
+      const auto memory = inverted ? farthest_nodes(t, cpus) : cpus;
       for (node_index m = 0; m < t.node_count(); ++m) {
         if (std::find(memory.begin(), memory.end(), m) == memory.end()) CHECK(g.memory_per_node[m] == 0);
         if (std::find(cpus.begin(), cpus.end(), m) != cpus.end()) continue;

@@ -164,8 +164,9 @@ class engine {
                                       std::to_string(f) + " beyond the topology");
       }
       // Memory: bound with the CPUs (numactl --membind), or, inverted, to the farthest nodes
-      // (autonuma-benchmark's INVERSE_BIND); nothing migrates it, as these modes never scan.
-      if (s_.o.mode == balancing::inverse_binding && binds_process) {
+      // (autonuma-benchmark's INVERSE_BIND, for the processes it inverts); nothing migrates
+      // it, as these modes never scan.
+      if (s_.o.mode == balancing::inverse_binding && binds_process && ps.inverse_moves_memory) {
         s_.memory_nodes.push_back(farthest_nodes(s_.topo, st.allowed));
       } else {
         s_.memory_nodes.push_back(st.allowed);

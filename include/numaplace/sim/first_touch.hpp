@@ -4,7 +4,8 @@
 // alloc_pages_vma() with MPOL_DEFAULT, and the page stays there until something migrates it).
 // A heap every thread works on is touched by all of them at once, so each chunk lands on a
 // toucher's node drawn at random, or by its builder, or TLAB by TLAB (workload.hpp's
-// shared_touch); a thread's private region on its own node. A memory binding (MPOL_BIND) keeps
+// shared_touch); a thread's private region on its own node, unless every thread writes all of
+// it once first. A memory binding (MPOL_BIND) keeps
 // every chunk on the process's memory nodes.
 
 #include <algorithm>
@@ -78,8 +79,9 @@ inline void first_touch(world& s, std::uint32_t p) {
   auto regions = s.mem.of_process(p);
   for (std::uint32_t r = 0; r < regions.size(); ++r) {
     region_state& rs = regions[r];
-    const bool by_all = spec.regions[r].first_touch_by_all;
     const shared_touch touch = spec.regions[r].touch;
+    // A private part every thread writes once first lands as a shared heap does.
+    const bool by_all = spec.regions[r].first_touch_by_all || touch == shared_touch::every_thread_once;
     if (touch == shared_touch::collector_threads && !collector_nodes.empty()) {
       for (std::size_t c = 0; c < rs.chunks.size(); ++c) {
         const node_index node =

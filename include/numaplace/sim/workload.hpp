@@ -28,6 +28,10 @@ enum class shared_touch : std::uint8_t {
   /// worker drawn at random (work stealing). Honoured for private regions too; without a
   /// collector it falls back to the region's default.
   collector_threads,
+  /// Written once by every thread of the process at the same time, before each turns to its
+  /// own part (numa01_THREAD_ALLOC's first bzero() of the whole buffer): each chunk on the node
+  /// of a thread drawn at random, as any_thread, but honoured for private regions too.
+  every_thread_once,
 };
 
 /// A memory region of a process, in 2 MiB chunks.
@@ -103,6 +107,11 @@ struct process_spec {
   /// i * n / T of the n nodes with CPUs, and the thread there (hard binding) or on the mirrored
   /// node (T - 1 - i) * n / T (inverse binding). bind_nodes are then not needed, nor used.
   bool bind_each_thread = false;
+  /// Whether inverse binding sends its memory to the nodes farthest from its CPUs (the worst
+  /// case), or leaves it bound with them. numa01's INVERSE_BIND builds invert only the first
+  /// process's node mask (the else-if that should invert the second repeats the first test),
+  /// so their second process runs as if hard-bound.
+  bool inverse_moves_memory = true;
   /// When the process starts, in simulated ms: its threads start then, and its memory is first
   /// touched then (a JVM started some seconds after another).
   double start_ms = 0;
@@ -216,7 +225,8 @@ constexpr double sweep_bytes(double passes, double chunks) { return passes * chu
 /// numa01: two processes, each with `threads` threads (half the CPUs) that all sweep the whole
 /// of their process's 3 GiB, fifty times after the first touch (a worst case: memory shared by
 /// many threads): 51 sweeps a thread. `work_per_thread_ms` above 0 replaces that run length
-/// (short tests).
+/// (short tests). Inverse binding moves only the first process's memory, as the benchmark's
+/// INVERSE_BIND build does (process_spec::inverse_moves_memory).
 inline workload numa01(std::size_t threads_per_process, std::uint32_t chunks_per_process = 1536,
                        double work_per_thread_ms = 0) {
   workload w{"numa01", {}, 3600.0, true, work_per_thread_ms};
@@ -225,13 +235,17 @@ inline workload numa01(std::size_t threads_per_process, std::uint32_t chunks_per
     p.regions.push_back({chunks_per_process, true});
     for (std::size_t t = 0; t < threads_per_process; ++t) p.threads.push_back({{{0, 1.0}}});
     if (work_per_thread_ms <= 0) p.work_bytes_per_thread = sweep_bytes(51, chunks_per_process);
+    p.inverse_moves_memory = i == 0;
     w.processes.push_back(std::move(p));
   }
   return w;
 }
 
 /// numa01_THREAD_ALLOC: as numa01, but after the first touch of the whole buffer (still all on
-/// one node) each thread sweeps its own part, a thousand times.
+/// one node) each thread sweeps its own part, a thousand times. Every thread writes the whole
+/// buffer first in every build, so under a binding (HARD_BIND, INVERSE_BIND: no forced node) a
+/// thread's part lands on whichever thread's node reached each page first
+/// (shared_touch::every_thread_once), not on its own.
 inline workload numa01_thread_alloc(std::size_t threads_per_process, std::uint32_t chunks_per_process = 1536,
                                     double work_per_thread_ms = 0) {
   workload w{"numa01_THREAD_ALLOC", {}, 3600.0, true, work_per_thread_ms};
@@ -239,10 +253,11 @@ inline workload numa01_thread_alloc(std::size_t threads_per_process, std::uint32
   for (int i = 0; i < 2; ++i) {
     process_spec p = detail::autonuma_process("numa01ta-" + std::to_string(i + 1));
     for (std::size_t t = 0; t < threads_per_process; ++t) {
-      p.regions.push_back({part, false});
+      p.regions.push_back({part, false, shared_touch::every_thread_once});
       p.threads.push_back({{{static_cast<std::uint32_t>(t), 1.0}}});
     }
     if (work_per_thread_ms <= 0) p.work_bytes_per_thread = sweep_bytes(1, chunks_per_process) + sweep_bytes(1000, part);
+    p.inverse_moves_memory = i == 0;
     w.processes.push_back(std::move(p));
   }
   return w;
