@@ -125,7 +125,9 @@ struct stack_stats {
 stack_stats stats_of(const sim_experiment_result& e, const sim_stack_result& s);
 
 /// The independent samples of one stack: for each run, in run order, the mean over the run's
-/// groups of the metric. A run's groups share one machine, so they are not independent.
+/// groups of the throughput, or for elapsed time the last group's (the whole workload's wall
+/// time, as a benchmark of several processes is timed). A run's groups share one machine, so
+/// they are not independent.
 std::vector<double> run_samples(const sim_experiment_result& e, const sim_stack_result& s);
 
 /// A variant stack against a baseline stack: the gain in percent (positive when the variant is

@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -204,6 +206,29 @@ TEST_CASE("inverse binding of a custom workload binds each process's memory to t
   CHECK(groups[0]["memory_nodes"] == json({2, 3}));
   CHECK(groups[1]["task_nodes"] == json({2, 3}));
   CHECK(groups[1]["memory_nodes"] == json({0, 1}));
+}
+
+TEST_CASE("an elapsed-time comparison times each run's whole workload: its last process") {
+  // numa01's INVERSE_BIND leaves its second process local, so the two finish far apart.
+  const json j = run_json({"sim", "--workload", "numa01:6", "--generate", "fully-connected:2:20/cpus=6/memory=12G",
+                           "--runs", "2", "--stacks", "hard-binding,inverse-binding", "--json"});
+  const json& e = j["presets"][0]["experiments"][0];
+  const auto mean_of = [&](std::size_t stack, bool last) {
+    double sum = 0;
+    for (const json& run : e["stacks"][stack]["runs"]) {
+      double most = 0, all = 0;
+      for (const json& g : run["groups"]) {
+        most = std::max(most, g["elapsed_seconds"].get<double>());
+        all += g["elapsed_seconds"].get<double>();
+      }
+      sum += last ? most : all / double(run["groups"].size());
+    }
+    return sum / double(e["stacks"][stack]["runs"].size());
+  };
+  const auto gain = [&](bool last) { return (mean_of(0, last) - mean_of(1, last)) / mean_of(0, last) * 100; };
+  const double reported = e["comparisons"][0]["gain_percent"].get<double>();
+  CHECK(reported == doctest::Approx(gain(true)));
+  CHECK(std::abs(gain(true) - gain(false)) > 10);  // the groups' mean would say something else
 }
 
 TEST_CASE("a seed preset prints seed reported vs simulated") {
