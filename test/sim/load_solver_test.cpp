@@ -78,7 +78,20 @@ std::string fixed_point_error(const demand_problem& p, const machine_costs& hw, 
                               double within) {
   const std::size_t n = hw.node_count();
   const auto speed = s.speeds();
-  std::vector<double> demand(n, 0.0), traffic(n * n, 0.0), link_load(hw.links.size(), 0.0);
+  // Each link's load per direction: index 2 l when the data flows from its a to its b.
+  // Data comes back from the memory's node: walk the route from the CPU's node, each hop's
+  // data flowing from the far end to the near one.
+  const auto directions = [&](node_index cpu, node_index memory) {
+    std::vector<std::size_t> out;
+    node_index at = cpu;
+    for (const auto l : hw.route(cpu, memory)) {
+      const node_index next = hw.links[l].a == at ? hw.links[l].b : hw.links[l].a;
+      out.push_back(2 * l + (next == hw.links[l].a ? 0 : 1));
+      at = next;
+    }
+    return out;
+  };
+  std::vector<double> demand(n, 0.0), traffic(n * n, 0.0), link_load(2 * hw.links.size(), 0.0);
   for (std::size_t i = 0; i < p.tasks.size(); ++i) {
     for (auto k = p.tasks[i].first; k < p.tasks[i].last; ++k) {
       const double bytes = p.tasks[i].unloaded_gbs * speed[i] * p.shares[k].share;
@@ -86,8 +99,10 @@ std::string fixed_point_error(const demand_problem& p, const machine_costs& hw, 
       traffic[p.tasks[i].node * n + p.shares[k].node] += bytes;
     }
   }
-  for (std::size_t pair = 0; pair < n * n; ++pair) {
-    for (const auto l : hw.routes[pair]) link_load[l] += traffic[pair];
+  for (node_index a = 0; a < n; ++a) {
+    for (node_index b = 0; b < n; ++b) {
+      for (const auto d : directions(a, b)) link_load[d] += traffic[a * n + b];
+    }
   }
   for (std::size_t i = 0; i < p.tasks.size(); ++i) {
     const demand_task& t = p.tasks[i];
@@ -95,7 +110,7 @@ std::string fixed_point_error(const demand_problem& p, const machine_costs& hw, 
     for (auto k = t.first; k < t.last; ++k) {
       const node_index to = p.shares[k].node;
       double route = 1.0;
-      for (const auto l : hw.route(t.node, to)) route = std::max(route, hw.loaded.at(link_load[l] / hw.links[l].gb_per_s));
+      for (const auto d : directions(t.node, to)) route = std::max(route, hw.loaded.at(link_load[d] / hw.links[d / 2].gb_per_s));
       cost += p.shares[k].share * hw.ratio(t.node, to) * hw.loaded.at(demand[to] / hw.node_bandwidth_gbs[to]) * route;
     }
     const double expected = task_speed(t.memory_bound, cost);
@@ -189,4 +204,33 @@ TEST_CASE("past saturation the solver lands on the fixed point worked by hand") 
   // 15 (u - 1))) = 320, whose root is u = 1.22242 (q = 6.83623).
   CHECK(solver.node_demand_gbs(0) / 40.0 == doctest::Approx(1.22242).epsilon(1e-5));
   CHECK(solver.access_costs()[0] == doctest::Approx(6.83623).epsilon(1e-5));
+}
+
+TEST_CASE("a link carries its bandwidth each way: traffic one way does not queue behind traffic the other") {
+  // Two nodes with ample memory, one link of 10 GB/s each way. Node 0's tasks read node 1's
+  // memory at 8 GB/s in all; mirrored, node 1's read node 0's. Each direction carries 8 GB/s,
+  // so adding the mirror must not slow node 0's tasks (summed on one link, 16 GB/s would).
+  machine_costs hw;
+  hw.name = "two nodes, one link";
+  hw.latency_ratio = {1.0, 1.5, 1.5, 1.0};
+  hw.node_bandwidth_gbs = {1000.0, 1000.0};
+  hw.links = {{0, 1, 10.0}};
+  hw.loaded.points = {{0.0, 1.0}, {0.4, 1.0}, {0.6, 1.1}, {0.8, 1.4}, {0.9, 2.0}, {1.0, 3.5}};
+  complete_routes(hw);
+  const auto speed_of_first = [&](bool mirrored) {
+    demand_problem p;
+    for (node_index a = 0; a < (mirrored ? 2 : 1); ++a) {
+      for (int k = 0; k < 4; ++k) {
+        p.add_task(a, 0.9, 2.0);
+        p.add_share(node_index(1 - a), 1.0);
+      }
+    }
+    load_solver solver;
+    REQUIRE(solver.solve(p, hw).converged);
+    CHECK(fixed_point_error(p, hw, solver, 1e-6) == "");
+    if (mirrored) CHECK(solver.link_load_gbs(0, true) == doctest::Approx(solver.link_load_gbs(0, false)));
+    else CHECK(solver.link_load_gbs(0, true) == 0.0);  // node 1's memory to node 0's CPUs: b to a
+    return solver.speeds()[0];
+  };
+  CHECK(speed_of_first(true) == doctest::Approx(speed_of_first(false)).epsilon(1e-9));
 }

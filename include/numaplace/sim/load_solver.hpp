@@ -2,7 +2,10 @@
 // The fixed point of memory demand and speed. Tasks ask their memory for bytes in proportion
 // to how fast they run; bytes load memories and links; a loaded memory or link answers later
 // (the machine's loaded-latency curve); later answers slow the tasks. The unknowns are one
-// queueing factor per memory and per link.
+// queueing factor per memory and per link direction: a link (QPI/UPI, HyperTransport, xGMI)
+// has lanes each way, so traffic one way does not queue behind traffic the other. Memory
+// traffic loads the direction its data comes back in, from the memory's node to the CPU's
+// (the requests are small; write-backs are not counted).
 //
 // Raising a resource's factor slows every task that uses it, which lowers the demand on it
 // and so the factor its load implies: with the other factors held, a resource's equation
@@ -89,8 +92,9 @@ class load_solver {
   /// Solves for `p` on `hw`, starting from the last solution's factors (the state moves
   /// little between refreshes).
   settle_outcome solve(const demand_problem& p, const machine_costs& hw) {
-    const std::size_t resources = hw.node_count() + hw.links.size();
+    const std::size_t resources = hw.node_count() + 2 * hw.links.size();
     if (factor_.size() != resources) factor_.assign(resources, 1.0);
+    index_paths(hw);
     index_users(p, hw);
     settle_outcome out;
     for (out.steps = 0;; ++out.steps) {
@@ -111,9 +115,10 @@ class load_solver {
   std::span<const double> access_costs() const { return cost_; }
   /// Each task's speed at the last solution, in the problem's order.
   std::span<const double> speeds() const { return speed_; }
-  /// Traffic on node `n`'s memory and on link `l`, GB/s, at the last solution.
+  /// Traffic on node `n`'s memory, and on link `l` from its end a to b (`a_to_b`) or back,
+  /// GB/s, at the last solution.
   double node_demand_gbs(node_index n) const { return load_[n]; }
-  double link_load_gbs(std::size_t l) const { return load_[node_count_ + l]; }
+  double link_load_gbs(std::size_t l, bool a_to_b) const { return load_[node_count_ + 2 * l + (a_to_b ? 0 : 1)]; }
   /// Memory utilisation (demand over bandwidth) of node `n` at the last solution.
   double node_utilisation(node_index n, const machine_costs& hw) const { return load_[n] / hw.node_bandwidth_gbs[n]; }
 
@@ -157,23 +162,51 @@ class load_solver {
   };
 
   double capacity(const machine_costs& hw, std::size_t r) const {
-    return r < node_count_ ? hw.node_bandwidth_gbs[r] : hw.links[r - node_count_].gb_per_s;
+    return r < node_count_ ? hw.node_bandwidth_gbs[r] : hw.links[(r - node_count_) / 2].gb_per_s;
   }
 
-  // Which tasks load each resource (its memory, or a link on their route), with their shares:
+  // The link directions data from memory on `memory_node` crosses to a CPU on `cpu_node`, as
+  // offsets past the memories: 2 x link, plus 1 when it flows from the link's b to its a.
+  const std::vector<std::uint32_t>& path(node_index cpu_node, node_index memory_node) const {
+    return paths_[cpu_node * node_count_ + memory_node];
+  }
+
+  // paths_ from the machine's routes (each a chain of links from the CPU's node to the
+  // memory's), built once per machine: a solver serves one machine_costs, unchanged.
+  void index_paths(const machine_costs& hw) {
+    const std::size_t n = hw.node_count();
+    if (paths_of_ == &hw && paths_.size() == n * n && path_links_ == hw.links.size()) return;
+    paths_of_ = &hw;
+    path_links_ = hw.links.size();
+    node_count_ = n;
+    paths_.assign(n * n, {});
+    if (hw.links.empty()) return;
+    for (node_index cpu = 0; cpu < n; ++cpu) {
+      for (node_index memory = 0; memory < n; ++memory) {
+        auto& out = paths_[cpu * n + memory];
+        node_index at = cpu;
+        for (const auto l : hw.route(cpu, memory)) {
+          const memory_link& link = hw.links[l];
+          const node_index next = link.a == at ? link.b : link.a;
+          out.push_back(2 * l + (next == link.a ? 0u : 1u));  // the data flows next -> at
+          at = next;
+        }
+      }
+    }
+  }
+
+  // Which tasks load each resource (its memory, or a link direction on their route), with their shares:
   // users_[user_start_[r] .. user_start_[r + 1]).
   void index_users(const demand_problem& p, const machine_costs& hw) {
     node_count_ = hw.node_count();
-    const std::size_t resources = node_count_ + hw.links.size();
+    const std::size_t resources = node_count_ + 2 * hw.links.size();
     by_resource_.resize(resources);
     for (auto& list : by_resource_) list.clear();
     for (std::uint32_t i = 0; i < p.tasks.size(); ++i) {
       const demand_task& t = p.tasks[i];
       for (auto k = t.first; k < t.last; ++k) {
         by_resource_[p.shares[k].node].push_back({i, k});
-        if (!hw.links.empty()) {
-          for (const auto l : hw.route(t.node, p.shares[k].node)) by_resource_[node_count_ + l].push_back({i, k});
-        }
+        for (const auto d : path(t.node, p.shares[k].node)) by_resource_[node_count_ + d].push_back({i, k});
       }
     }
     user_start_.assign(1, 0);
@@ -209,11 +242,9 @@ class load_solver {
                     t.unloaded_gbs * users_[u].share, users_[u].task};
       for (auto c = users_[u].first; c < users_[u].last; ++c) {
         const node_index to = p.shares[crossing_[c]].node;
-        double others = 1.0;  // the busiest link on the route other than r
-        if (!hw.links.empty()) {
-          for (const auto l : hw.route(t.node, to)) {
-            if (node_count_ + l != r) others = std::max(others, factor_[node_count_ + l]);
-          }
+        double others = 1.0;  // the busiest link direction on the route other than r
+        for (const auto d : path(t.node, to)) {
+          if (node_count_ + d != r) others = std::max(others, factor_[node_count_ + d]);
         }
         const double base = p.shares[crossing_[c]].share * hw.ratio(t.node, to);
         const folded_term term = memory ? folded_term{base * others, 0.0} : folded_term{base * factor_[to], others};
@@ -292,15 +323,12 @@ class load_solver {
   // One pass: costs from the factors, speeds from the costs, the load that makes on every
   // memory and link, and the factors that load implies.
   void evaluate(const demand_problem& p, const machine_costs& hw) {
-    const std::size_t n = hw.node_count(), resources = n + hw.links.size();
-    const bool links = !hw.links.empty();
+    const std::size_t n = hw.node_count(), resources = n + 2 * hw.links.size();
     cost_.resize(n * n);
     for (node_index from = 0; from < n; ++from) {
       for (node_index to = 0; to < n; ++to) {
         double on_route = 1.0;
-        if (links) {
-          for (const auto l : hw.route(from, to)) on_route = std::max(on_route, factor_[n + l]);
-        }
+        for (const auto d : path(from, to)) on_route = std::max(on_route, factor_[n + d]);
         cost_[from * n + to] = hw.ratio(from, to) * factor_[to] * on_route;
       }
     }
@@ -318,9 +346,7 @@ class load_solver {
       for (auto k = t.first; k < t.last; ++k) {
         const double bytes = gbs * p.shares[k].share;
         load_[p.shares[k].node] += bytes;
-        if (links) {
-          for (const auto l : hw.route(t.node, p.shares[k].node)) load_[n + l] += bytes;
-        }
+        for (const auto d : path(t.node, p.shares[k].node)) load_[n + d] += bytes;
       }
     }
     implied_.resize(resources);
@@ -328,7 +354,10 @@ class load_solver {
   }
 
   std::size_t node_count_ = 0;
-  std::vector<double> factor_;    // per memory, then per link: the queueing factor
+  std::vector<std::vector<std::uint32_t>> paths_;  // per (CPU node, memory node): see path()
+  const machine_costs* paths_of_ = nullptr;
+  std::size_t path_links_ = 0;
+  std::vector<double> factor_;    // per memory, then per link direction: the queueing factor
   std::vector<double> implied_;   // per resource: the factor its load implies
   std::vector<double> load_;      // per resource: GB/s
   std::vector<double> cost_;      // n x n access costs

@@ -8,7 +8,8 @@
 // A task's time per unit of work is (1 - mb) + mb * cost, where mb is its workload's
 // memory-bound share and cost the mean of its accesses' costs: the latency ratio of the pair
 // of nodes times the queueing factor of the memory it reaches and of the busiest link on the
-// way (a route is as slow as its bottleneck; queueing at a link otherwise idle adds nothing).
+// way, in the direction its data comes back (a route is as slow as its bottleneck; queueing
+// at a link otherwise idle adds nothing).
 
 #include <algorithm>
 #include <cstdint>
@@ -92,8 +93,8 @@ class memory_load {
   const settle_stats& stats() const noexcept { return stats_; }
   /// Memory traffic on node `n` as last settled, GB/s.
   double node_demand_gbs(node_index n) const { return solver_.node_demand_gbs(n); }
-  /// Traffic on link `l` as last settled, GB/s.
-  double link_load_gbs(std::size_t l) const { return solver_.link_load_gbs(l); }
+  /// Traffic on link `l` from its end a to b (`a_to_b`) or back, as last settled, GB/s.
+  double link_load_gbs(std::size_t l, bool a_to_b) const { return solver_.link_load_gbs(l, a_to_b); }
 
  private:
   demand_problem problem_;
