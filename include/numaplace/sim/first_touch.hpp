@@ -5,8 +5,7 @@
 // A heap every thread works on is touched by all of them at once, so each chunk lands on a
 // toucher's node drawn at random, or by its builder, or TLAB by TLAB (workload.hpp's
 // shared_touch); a thread's private region on its own node, unless every thread writes all of
-// it once first. A memory binding (MPOL_BIND) keeps
-// every chunk on the process's memory nodes.
+// it once first. A memory binding (MPOL_BIND) keeps every chunk on the process's memory nodes.
 
 #include <algorithm>
 #include <cstddef>
