@@ -98,10 +98,10 @@ TEST_CASE("forced first touch puts each chunk on the allowed node nearest its to
   workload w = throughput_workload({private_process("p", 1, 0.5)}, 1);
   world s(t, w, run_options{});
   const std::vector<std::uint32_t> both{1, 3};
-  CHECK(bound_node_for(s, std::vector<std::uint32_t>{0, 1}, 2, 0) == 1);
-  CHECK(bound_node_for(s, std::vector<std::uint32_t>{0, 2}, 2, 7) == 2);
-  CHECK(bound_node_for(s, both, 2, 0) == 1);
-  CHECK(bound_node_for(s, both, 2, 1) == 3);
+  CHECK(bound_node_for(s, std::vector<std::uint32_t>{0, 1}, 2, 0, 0) == 1);
+  CHECK(bound_node_for(s, std::vector<std::uint32_t>{0, 2}, 2, 7, 0) == 2);
+  CHECK(bound_node_for(s, both, 2, 0, 0) == 1);
+  CHECK(bound_node_for(s, both, 2, 1, 0) == 3);
 }
 
 TEST_CASE("first-touch nodes beyond the machine are refused, naming the process and the node") {

@@ -331,9 +331,7 @@ class engine {
       // the first ones get theirs from first_touch() when the process starts.
       if (s_.m.processes[p].started) {
         for (const auto& [r, weight] : s_.m.tasks[id].accesses) {
-          if (!s_.mem.regions[r].shared) {
-            memory_model::rehome(s_.mem.regions[r], memory_node_for(s_, p, s_.m.tasks[id].node, id));
-          }
+          if (!s_.mem.regions[r].shared) allocate_fresh(s_, p, s_.mem.regions[r], s_.m.tasks[id].node, id);
         }
       }
       ++s_.m.processes[p].jobs_started;
@@ -389,7 +387,10 @@ class engine {
         if (s_.m.tasks[w].alive) retire(w);
       }
     }
-    if (process_done(p) && ps.finish_ms < 0) ps.finish_ms = s_.now_ms + s_.c.tick_ms;
+    if (process_done(p) && ps.finish_ms < 0) {
+      ps.finish_ms = s_.now_ms + s_.c.tick_ms;
+      s_.mem.release(p);  // its memory is free for the processes still running
+    }
     if (cpu != no_cpu) balancer_.newidle(s_, *pl_, cpu);  // the CPU pulls at once if it is left idle
   }
 

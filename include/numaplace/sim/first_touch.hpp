@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -34,31 +36,64 @@ inline const task_state* first_accessor(const world& s, std::uint32_t p, std::ui
 
 }  // namespace detail
 
-/// The node of `allowed` a chunk touched from `toucher` lands on under MPOL_BIND to those
-/// nodes (`chunk` spreads ties): the toucher's when allowed, else the nearest to it. MPOL_BIND
-/// allocates from the local node's zonelist filtered by the nodemask (mm/mempolicy.c,
-/// policy_nodemask() and policy_zonelist() since v2.6.26), and the zonelists of a machine's
-/// nodes spread equally near nodes (build_zonelists()' node_load), so equally near ones are
-/// taken in turn.
+/// The node of `allowed` a chunk touched from `toucher` lands on: the nearest to the toucher
+/// that has room (the toucher's own first), equally near ones taken in turn (`chunk` spreads
+/// them). A page fault allocates from the faulting node's zonelist, every node nearest first
+/// (build_zonelists(), find_next_best_node()), filtered by an MPOL_BIND nodemask
+/// (policy_nodemask() and policy_zonelist() since v2.6.26), falling back down the list when a
+/// node is full; the zonelists of a machine's nodes spread equally near nodes (node_load).
+/// Throws std::invalid_argument when no allowed node has room: the kernel would reclaim, swap
+/// or OOM-kill, none of which the simulator does.
 template <class Nodes>
-node_index bound_node_for(const world& s, const Nodes& allowed, node_index toucher, std::size_t chunk) {
-  if (std::find(allowed.begin(), allowed.end(), toucher) != allowed.end()) return toucher;
-  distance_t nearest = s.topo.distance(toucher, static_cast<node_index>(*allowed.begin()));
-  for (const auto n : allowed) nearest = std::min(nearest, s.topo.distance(toucher, static_cast<node_index>(n)));
+node_index bound_node_for(const world& s, const Nodes& allowed, node_index toucher, std::size_t chunk,
+                          std::uint32_t p) {
+  const bool toucher_allowed = std::find(allowed.begin(), allowed.end(), toucher) != allowed.end();
+  if (toucher_allowed && s.mem.has_room(toucher)) return toucher;
   std::vector<node_index> at_nearest;
-  for (const auto n : allowed) {
-    if (s.topo.distance(toucher, static_cast<node_index>(n)) == nearest) at_nearest.push_back(static_cast<node_index>(n));
+  distance_t nearest = 0;
+  for (const auto a : allowed) {
+    const auto n = static_cast<node_index>(a);
+    if (!s.mem.has_room(n)) continue;
+    const distance_t d = s.topo.distance(toucher, n);
+    if (at_nearest.empty() || d < nearest) {
+      nearest = d;
+      at_nearest.assign(1, n);
+    } else if (d == nearest) {
+      at_nearest.push_back(n);
+    }
+  }
+  if (at_nearest.empty()) {
+    std::string nodes;
+    for (const auto a : allowed) nodes += (nodes.empty() ? "" : ",") + std::to_string(a);
+    const bool one = allowed.size() == 1;
+    throw std::invalid_argument("process " + s.w.processes[p].name + ": its memory does not fit on node" +
+                                (one ? " " : "s ") + nodes + (one ? ", which is full" : ", which are full") +
+                                " (the workload may use all of a node's memory, no more; the kernel would "
+                                "reclaim, swap or OOM-kill)");
   }
   return at_nearest[chunk % at_nearest.size()];
 }
 
 /// The node a chunk of process p touched from `toucher` lands on: within the run's memory
 /// binding of p (a binding baseline's), else within the nodes p first touches its memory
-/// under (process_spec::first_touch_nodes), else the toucher's own.
+/// under (process_spec::first_touch_nodes), else the toucher's own, or the nearest node with
+/// room when that is full.
 inline node_index memory_node_for(const world& s, std::uint32_t p, node_index toucher, std::size_t chunk) {
-  if (p < s.memory_nodes.size() && !s.memory_nodes[p].empty()) return bound_node_for(s, s.memory_nodes[p], toucher, chunk);
+  if (p < s.memory_nodes.size() && !s.memory_nodes[p].empty()) return bound_node_for(s, s.memory_nodes[p], toucher, chunk, p);
   const auto& forced = s.w.processes[p].first_touch_nodes;
-  return forced.empty() ? toucher : bound_node_for(s, forced, toucher, chunk);
+  if (!forced.empty()) return bound_node_for(s, forced, toucher, chunk, p);
+  if (s.mem.has_room(toucher)) return toucher;
+  std::vector<node_index> every(s.m.node_count());
+  for (node_index n = 0; n < every.size(); ++n) every[n] = n;
+  return bound_node_for(s, every, toucher, chunk, p);
+}
+
+/// Fresh memory for all of region `rs` of process p, touched from `toucher` (a new job's):
+/// each chunk where memory_node_for() puts it, `spread` choosing among equally near nodes.
+inline void allocate_fresh(world& s, std::uint32_t p, region_state& rs, node_index toucher, std::size_t spread) {
+  s.mem.clear(rs);
+  for (auto& ch : rs.chunks) s.mem.put(rs, ch, memory_node_for(s, p, toucher, spread));
+  rs.touched = true;
 }
 
 /// Places every chunk of process p by first touch, after its first tasks have started (when
@@ -85,8 +120,7 @@ inline void first_touch(world& s, std::uint32_t p) {
       for (std::size_t c = 0; c < rs.chunks.size(); ++c) {
         const node_index node =
             memory_node_for(s, p, collector_nodes[random_index(s.rng, collector_nodes.size())], c);
-        rs.chunks[c].node = node;
-        if (rs.on_node[node]++ == 0) rs.occupied.push_back(node);
+        s.mem.put(rs, rs.chunks[c], node);
       }
       rs.touched = true;
       continue;
@@ -118,9 +152,7 @@ inline void first_touch(world& s, std::uint32_t p) {
       } else if (node == no_node) {
         node = 0;
       }
-      node = memory_node_for(s, p, node, c);
-      rs.chunks[c].node = node;
-      if (rs.on_node[node]++ == 0) rs.occupied.push_back(node);
+      s.mem.put(rs, rs.chunks[c], memory_node_for(s, p, node, c));
     }
     rs.touched = true;
   }

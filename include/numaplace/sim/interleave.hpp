@@ -32,8 +32,8 @@ void apply_interleave(world& s, const Placement& pl, std::uint32_t p, const deci
     if (!rs.shared) continue;
     for (std::size_t c = 0; c < rs.chunks.size() && budget > 0; ++c) {
       const node_index target = nodes[c % nodes.size()];
-      if (rs.chunks[c].node == target) continue;
-      memory_model::place(rs, rs.chunks[c], target);
+      if (rs.chunks[c].node == target || !s.mem.has_room(target)) continue;  // a full node takes none
+      s.mem.place(rs, rs.chunks[c], target);
       s.m.tasks[id].stall_ms += s.c.page_migrate_cost_ms;
       ++ps.page_moves;
       --budget;

@@ -122,9 +122,12 @@ class numa_scanner {
     if (target != no_node && rate_limited) {
       failed = ratelimit_.limited(target, s_.c.pages_per_chunk, static_cast<std::uint64_t>(s_.now_ms * 1e6));
     }
+    // migrate_misplaced_page(): a target node without free memory takes no page, and the
+    // fault counts as a failed migration (migrate_balanced_pgdat(), since v3.8).
+    if (target != no_node && !failed && !s_.mem.has_room(target)) failed = true;
     node_index recorded_node = ch.node;
     if (target != no_node && !failed) {
-      memory_model::place(rs, ch, target);
+      s_.mem.place(rs, ch, target);
       recorded_node = target;
       t.stall_ms += s_.c.page_migrate_cost_ms;
       ++m.processes[t.process].page_moves;

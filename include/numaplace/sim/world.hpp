@@ -73,7 +73,7 @@ struct world {
         rng(options.seed),
         m(topology, machine_of(options.machine, options.hardware)),
         hw(costs_for(topology, options, m)),
-        mem(load, topology.node_count()) {}
+        mem(load, memory_model::capacities_of(topology)) {}
 
   const dynamic_topology& topo;
   const workload& w;
