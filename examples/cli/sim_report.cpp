@@ -7,6 +7,8 @@
 #include <map>
 #include <string_view>
 
+#include "memory_text.hpp"
+
 namespace numaplace_cli {
 
 using numaplace::dynamic_topology;
@@ -105,6 +107,26 @@ std::string describe_node_groups(const dynamic_topology& t) {
     out += (out.empty() ? "{" : " {") + compact(ids) + "}";
   }
   return out;
+}
+
+std::string describe_node_memory(const dynamic_topology& t) {
+  bool all_known = true, all_unknown = true, all_same = true;
+  for (node_index i = 0; i < t.node_count(); ++i) {
+    const bool known = !t.has_memory(i) || t.memory_bytes(i) != 0;
+    (known ? all_unknown : all_known) = false;
+    all_same = all_same && memory_text(t.node(i)) == memory_text(t.node(0));
+  }
+  if (all_unknown) return "node sizes not given: no node fills (--file, --generate /memory=SIZE give them)";
+  std::string sizes;
+  if (all_same) {
+    sizes = memory_text(t.node(0)) + " a node";
+  } else {
+    for (node_index i = 0; i < t.node_count(); ++i) {
+      sizes += fmt::format("{}node {} {}", sizes.empty() ? "" : ", ", t.id_of(i), memory_text(t.node(i)));
+    }
+  }
+  return sizes + (all_known ? "" : " (unknown: no limit)") +
+         "; the workload may use all of it, and a full node's allocations fall back to the nearest with room";
 }
 
 stack_stats stats_of(const sim_experiment_result& e, const sim_stack_result& s) {

@@ -114,6 +114,10 @@ std::string node_list(const std::vector<numaplace::node_id>& ids);
 /// "{0-3} {4-7}" style description of node_groups().
 std::string describe_node_groups(const numaplace::dynamic_topology& t);
 
+/// Each node's memory, as the simulator limits it (sim/memory.hpp): one size for all, or node
+/// by node; unknown sizes set no limit.
+std::string describe_node_memory(const numaplace::dynamic_topology& t);
+
 /// Statistics over every group of every run of one stack.
 struct stack_stats {
   numaplace::sim::summary metric;  ///< throughput or elapsed seconds per group

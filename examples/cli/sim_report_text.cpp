@@ -141,6 +141,7 @@ void print_sim_text(const sim_report& r, bool per_run) {
                                                              : scaled_text(e.assumptions));
       }
       if (!e.binding.empty()) fmt::print("  binding:  {}\n", e.binding);
+      fmt::print("  memory:   {}\n", describe_node_memory(e.topology));
       fmt::print("  node groups (nodes nearer than the max distance): {}\n", describe_node_groups(e.topology));
       fmt::print("  workload: {}\n", e.workload);
       fmt::print("  runs:     {} per stack, run i with seed {} + i\n", e.runs, e.seed);

@@ -421,6 +421,7 @@ sim_report run_simulations(const sim_request& rq) {
   std::atomic<std::size_t> next{0};
   std::mutex failure_lock;
   std::exception_ptr failure;
+  std::string failed_run;  // which run failed first, for its message
   progress_meter meter(rq.progress, jobs.size());
   const auto worker = [&] {
     for (std::size_t j = next++; j < jobs.size(); j = next++) {
@@ -435,7 +436,10 @@ sim_report run_simulations(const sim_request& rq) {
         results[j] = std::move(sim::run_experiment(one, 1).front().runs.front());
       } catch (...) {
         const std::lock_guard lock(failure_lock);
-        if (!failure) failure = std::current_exception();
+        if (!failure) {
+          failure = std::current_exception();
+          failed_run = fmt::format("{} {}, {} run {}", presets[jb.preset].name, e.name, e.stacks[jb.stack], jb.run);
+        }
         next = jobs.size();  // stop the others early
       }
       meter.done(fmt::format("{} {} {} run {}", presets[jb.preset].name, e.name, e.stacks[jb.stack], jb.run));
@@ -446,7 +450,15 @@ sim_report run_simulations(const sim_request& rq) {
     for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
     worker();
   }
-  if (failure) std::rethrow_exception(failure);
+  if (failure) {
+    // A run refuses what its input asks and the machine cannot do (memory that fits on no node
+    // it may use, a binding beyond the machine): bad input, not a failed simulation.
+    try {
+      std::rethrow_exception(failure);
+    } catch (const std::invalid_argument& bad) {
+      throw bad_input_error(fmt::format("{}: {}", failed_run, bad.what()));
+    }
+  }
 
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const auto& jb = jobs[j];

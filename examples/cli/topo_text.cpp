@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cpu_ranges.hpp"
+#include "memory_text.hpp"
 #include "neighbour_circles.hpp"
 
 namespace numaplace_cli {
@@ -18,21 +19,6 @@ namespace {
 
 using numaplace::dynamic_topology;
 using numaplace::node_index;
-
-// Binary units, one decimal where it matters: "64 GiB", "4.6 GiB".
-std::string memory_text(const numaplace::node_attributes& node) {
-  if (!node.has_memory) return "none";
-  if (node.memory_bytes == 0) return "unknown";
-  static constexpr std::array<const char*, 6> units{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  double value = static_cast<double>(node.memory_bytes);
-  std::size_t unit = 0;
-  while (value >= 1024.0 && unit + 1 < units.size()) {
-    value /= 1024.0;
-    ++unit;
-  }
-  if (value == static_cast<double>(static_cast<std::uint64_t>(value))) return fmt::format("{} {}", value, units[unit]);
-  return fmt::format("{:.1f} {}", value, units[unit]);
-}
 
 void print_summary(const loaded_topology& loaded) {
   const dynamic_topology& t = loaded.topology;

@@ -197,6 +197,21 @@ TEST_CASE("hard binding says how it sized its sets: by cores, or by logical CPUs
   CHECK_FALSE(unbound["presets"][0]["experiments"][0].contains("binding"));
 }
 
+TEST_CASE("a node holds its memory and no more: the report says so, and memory that cannot fit is an error") {
+  const auto sized = run_numaplace({"sim", "--generate", "fully-connected:2:20/cpus=2/memory=4G", "--workload",
+                                    "numa02:4", "--runs", "1", "--stacks", "no-balancing"});
+  INFO("stdout: " << sized.out << "\nstderr: " << sized.err);
+  CHECK(sized.exit_code == 0);
+  CHECK(contains(sized.out, "\n  memory:   4 GiB a node; the workload may use all of it"));
+  const auto unsized = run_numaplace({"sim", "--generate", "fully-connected:2:20/cpus=2", "--workload", "numa02:4",
+                                      "--runs", "1", "--stacks", "no-balancing"});
+  CHECK(contains(unsized.out, "\n  memory:   node sizes not given: no node fills"));
+  // numa01 first touches both processes' 3 GiB on node 0 (MPOL_BIND): 6 GiB on a 4 GiB node.
+  check_rejected({"sim", "--generate", "fully-connected:2:20/cpus=2/memory=4G", "--workload", "numa01:2", "--runs",
+                  "1", "--stacks", "no-balancing"},
+                 "process numa01-2: its memory does not fit on node 0, which is full");
+}
+
 TEST_CASE("inverse binding of a custom workload binds each process's memory to the other's nodes") {
   const json j = run_json({"sim", "--workload", "specjbb:2:30:3", "--machine", "seed001-4node", "--runs", "1",
                            "--stacks", "inverse-binding", "--json"});
