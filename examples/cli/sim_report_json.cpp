@@ -114,6 +114,9 @@ json experiment_json(const sim_experiment_result& e, bool timeline, bool scaled)
                       {"ticks", s.runs[i].ticks},
                       {"events", s.runs[i].events},
                       {"settles", settles_json(s.runs[i].settles)},
+                      {"full_nodes",
+                       {{"fell_back", s.runs[i].full_nodes.fell_back},
+                        {"migrations_refused", s.runs[i].full_nodes.migrations_refused}}},
                       {"groups", std::move(groups)}});
     }
     stacks.push_back({{"stack", s.stack},

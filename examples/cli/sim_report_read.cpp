@@ -229,6 +229,11 @@ void add_runs(const part_reader& r, const json& doc, std::pair<unsigned, unsigne
           run.settles.most_sweeps = r.get<int>(doc, rp + "/settles/most_sweeps");
           if (run.settles.most_sweeps < 0) r.fail(rp + "/settles/most_sweeps", fmt::format("{} is negative", run.settles.most_sweeps));
           run.settles.worst_residual = figure(r, doc, rp + "/settles/worst_residual");
+          // Reports from before node memory limits have none: nothing was full.
+          if (r.at(doc, rp).contains("full_nodes")) {
+            run.full_nodes.fell_back = r.get<std::uint64_t>(doc, rp + "/full_nodes/fell_back");
+            run.full_nodes.migrations_refused = r.get<std::uint64_t>(doc, rp + "/full_nodes/migrations_refused");
+          }
           for (std::size_t g = 0; g < r.at(doc, rp + "/groups").size(); ++g) {
             run.groups.push_back(group_of(r, doc, fmt::format("{}/groups/{}", rp, g), e.topology));
           }

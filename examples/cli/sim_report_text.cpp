@@ -90,6 +90,21 @@ void print_settles(const sim_experiment_result& e) {
   }
 }
 
+// What full nodes did, over every run; nothing when no node filled.
+void print_full_nodes(const sim_experiment_result& e) {
+  numaplace::sim::full_node_stats all;
+  for (const auto& s : e.stacks) {
+    for (const auto& run : s.runs) {
+      all.fell_back += run.full_nodes.fell_back;
+      all.migrations_refused += run.full_nodes.migrations_refused;
+    }
+  }
+  if (all.fell_back == 0 && all.migrations_refused == 0) return;
+  fmt::print("  full nodes: {} chunks placed on another node because theirs was full, {} page migrations refused "
+             "by a full node (all runs)\n",
+             all.fell_back, all.migrations_refused);
+}
+
 void print_comparisons(const sim_experiment_result& e) {
   if (e.stacks.size() < 2) return;
   const auto first = run_samples(e, e.stacks.front());
@@ -158,6 +173,7 @@ void print_sim_text(const sim_report& r, bool per_run) {
       fmt::print("\n");
       print_table(e);
       print_settles(e);
+      print_full_nodes(e);
       if (p.claims.empty()) print_comparisons(e);
     }
     if (!p.claims.empty()) fmt::print("\n");

@@ -206,6 +206,16 @@ TEST_CASE("a node holds its memory and no more: the report says so, and memory t
   const auto unsized = run_numaplace({"sim", "--generate", "fully-connected:2:20/cpus=2", "--workload", "numa02:4",
                                       "--runs", "1", "--stacks", "no-balancing"});
   CHECK(contains(unsized.out, "\n  memory:   node sizes not given: no node fills"));
+  CHECK_FALSE(contains(sized.out, "full nodes:"));
+  // numa02's 1 GiB, written by its main thread, on nodes of 512 MiB: half of it falls back.
+  const std::vector<std::string> half{"sim", "--generate", "fully-connected:2:20/cpus=2/memory=512M", "--workload",
+                                      "numa02:4", "--runs", "1", "--stacks", "no-balancing"};
+  const auto full = run_numaplace(half);
+  CHECK(contains(full.out, "\n  full nodes: 256 chunks placed on another node because theirs was full, 0 page "
+                           "migrations refused by a full node (all runs)\n"));
+  const json j = run_json(with(half, {"--json"}));
+  CHECK(j["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["full_nodes"] ==
+        json({{"fell_back", 256}, {"migrations_refused", 0}}));
   // numa01 first touches both processes' 3 GiB on node 0 (MPOL_BIND): 6 GiB on a 4 GiB node.
   check_rejected({"sim", "--generate", "fully-connected:2:20/cpus=2/memory=4G", "--workload", "numa01:2", "--runs",
                   "1", "--stacks", "no-balancing"},

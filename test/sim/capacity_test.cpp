@@ -61,6 +61,7 @@ TEST_CASE("first touch falls back to the nearest node with room, in the zonelist
       CHECK(two_hops == 4);
     }
     CHECK(std::count_if(on.begin(), on.end(), [](std::uint32_t c) { return c > 8; }) == 0);
+    CHECK(m.full.fell_back == 12);  // counted, for the report
     CHECK(e.check_invariants() == "");
   });
 }
@@ -121,6 +122,9 @@ TEST_CASE("a NUMA migration to a full node fails, and one with room goes through
   CHECK(tight_peak > 0);  // it did migrate, as far as there was room
   CHECK(roomy_peak > 8);
   CHECK(roomy.groups[0].page_migrations > tight.groups[0].page_migrations);
+  CHECK(tight.full_nodes.migrations_refused > 0);
+  CHECK(roomy.full_nodes.migrations_refused == 0);
+  CHECK(roomy.full_nodes.fell_back == 0);
 }
 
 TEST_CASE("an exiting process frees its memory for the processes after it") {

@@ -36,33 +36,43 @@ inline const task_state* first_accessor(const world& s, std::uint32_t p, std::ui
 
 }  // namespace detail
 
-/// The node of `allowed` a chunk touched from `toucher` lands on: the nearest to the toucher
-/// that has room (the toucher's own first), equally near ones taken in turn (`chunk` spreads
-/// them). A page fault allocates from the faulting node's zonelist, every node nearest first
-/// (build_zonelists(), find_next_best_node()), filtered by an MPOL_BIND nodemask
-/// (policy_nodemask() and policy_zonelist() since v2.6.26), falling back down the list when a
-/// node is full; the zonelists of a machine's nodes spread equally near nodes (node_load).
-/// Throws std::invalid_argument when no allowed node has room: the kernel would reclaim, swap
-/// or OOM-kill, none of which the simulator does.
+/// The node of `allowed` a chunk touched from `toucher` lands on: the toucher's own when
+/// allowed, else the nearest allowed node, equally near ones taken in turn (`chunk` spreads
+/// them); when that node is full, the nearest with room, again in turn, counted in
+/// memory_model::full. A page fault allocates from the faulting node's zonelist, every node
+/// nearest first (build_zonelists(), find_next_best_node()), filtered by an MPOL_BIND
+/// nodemask (policy_nodemask() and policy_zonelist() since v2.6.26), falling back down the
+/// list when a node is full; the zonelists of a machine's nodes spread equally near nodes
+/// (node_load). Throws std::invalid_argument when no allowed node has room: the kernel would
+/// reclaim, swap or OOM-kill, none of which the simulator does.
 template <class Nodes>
-node_index bound_node_for(const world& s, const Nodes& allowed, node_index toucher, std::size_t chunk,
-                          std::uint32_t p) {
-  const bool toucher_allowed = std::find(allowed.begin(), allowed.end(), toucher) != allowed.end();
-  if (toucher_allowed && s.mem.has_room(toucher)) return toucher;
-  std::vector<node_index> at_nearest;
-  distance_t nearest = 0;
-  for (const auto a : allowed) {
-    const auto n = static_cast<node_index>(a);
-    if (!s.mem.has_room(n)) continue;
-    const distance_t d = s.topo.distance(toucher, n);
-    if (at_nearest.empty() || d < nearest) {
-      nearest = d;
-      at_nearest.assign(1, n);
-    } else if (d == nearest) {
-      at_nearest.push_back(n);
+node_index bound_node_for(world& s, const Nodes& allowed, node_index toucher, std::size_t chunk, std::uint32_t p) {
+  // The nearest allowed nodes, of all of them (`with_room`: only those with room), in order.
+  const auto nearest = [&](bool with_room) {
+    std::vector<node_index> at;
+    distance_t best = 0;
+    for (const auto a : allowed) {
+      const auto n = static_cast<node_index>(a);
+      if (with_room && !s.mem.has_room(n)) continue;
+      const distance_t d = s.topo.distance(toucher, n);
+      if (at.empty() || d < best) {
+        best = d;
+        at.assign(1, n);
+      } else if (d == best) {
+        at.push_back(n);
+      }
     }
+    return at;
+  };
+  const bool toucher_allowed = std::find(allowed.begin(), allowed.end(), toucher) != allowed.end();
+  node_index first_choice = toucher;
+  if (!toucher_allowed) {
+    const auto at = nearest(false);
+    first_choice = at[chunk % at.size()];
   }
-  if (at_nearest.empty()) {
+  if (s.mem.has_room(first_choice)) return first_choice;
+  const auto at = nearest(true);
+  if (at.empty()) {
     std::string nodes;
     for (const auto a : allowed) nodes += (nodes.empty() ? "" : ",") + std::to_string(a);
     const bool one = allowed.size() == 1;
@@ -71,14 +81,15 @@ node_index bound_node_for(const world& s, const Nodes& allowed, node_index touch
                                 " (the workload may use all of a node's memory, no more; the kernel would "
                                 "reclaim, swap or OOM-kill)");
   }
-  return at_nearest[chunk % at_nearest.size()];
+  ++s.mem.full.fell_back;
+  return at[chunk % at.size()];
 }
 
 /// The node a chunk of process p touched from `toucher` lands on: within the run's memory
 /// binding of p (a binding baseline's), else within the nodes p first touches its memory
 /// under (process_spec::first_touch_nodes), else the toucher's own, or the nearest node with
 /// room when that is full.
-inline node_index memory_node_for(const world& s, std::uint32_t p, node_index toucher, std::size_t chunk) {
+inline node_index memory_node_for(world& s, std::uint32_t p, node_index toucher, std::size_t chunk) {
   if (p < s.memory_nodes.size() && !s.memory_nodes[p].empty()) return bound_node_for(s, s.memory_nodes[p], toucher, chunk, p);
   const auto& forced = s.w.processes[p].first_touch_nodes;
   if (!forced.empty()) return bound_node_for(s, forced, toucher, chunk, p);

@@ -16,6 +16,7 @@
 
 #include "../policy/memory_migration.hpp"
 #include "machine.hpp"
+#include "result.hpp"
 #include "workload.hpp"
 
 namespace numaplace::sim {
@@ -187,6 +188,8 @@ class memory_model {
   std::vector<double> access_cost;
   /// Chunks each node can hold, and holds now (live processes' regions).
   std::vector<std::uint64_t> capacity, used;
+  /// What full nodes did so far (counted where they turn a chunk away).
+  full_node_stats full;
 
  private:
   std::size_t nodes_;

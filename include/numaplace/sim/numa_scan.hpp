@@ -124,7 +124,10 @@ class numa_scanner {
     }
     // migrate_misplaced_page(): a target node without free memory takes no page, and the
     // fault counts as a failed migration (migrate_balanced_pgdat(), since v3.8).
-    if (target != no_node && !failed && !s_.mem.has_room(target)) failed = true;
+    if (target != no_node && !failed && !s_.mem.has_room(target)) {
+      failed = true;
+      ++s_.mem.full.migrations_refused;
+    }
     node_index recorded_node = ch.node;
     if (target != no_node && !failed) {
       s_.mem.place(rs, ch, target);

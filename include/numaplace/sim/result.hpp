@@ -50,12 +50,20 @@ inline std::string unsettled_loads(const settle_stats& s) {
          " settles stopped short of the fixed point (worst residual " + std::to_string(s.worst_residual) + ")";
 }
 
+/// What full nodes did to a run (memory.hpp): chunks allocated elsewhere because the node
+/// they would have gone to was full, and NUMA page migrations a full target refused.
+struct full_node_stats {
+  std::uint64_t fell_back = 0;
+  std::uint64_t migrations_refused = 0;
+};
+
 struct run_result {
   std::vector<group_result> groups;
   double simulated_seconds = 0;
   std::uint64_t ticks = 0;
   std::uint64_t events = 0;  ///< task-ticks plus hinting faults
   settle_stats settles;
+  full_node_stats full_nodes;
 
   double total_throughput() const {
     double sum = 0;
