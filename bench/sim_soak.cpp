@@ -193,8 +193,9 @@ int main(int argc, char** argv) {
   ro.verify_groups = true;
   try {
     if (is_baseline(o.stack)) {
-      if (binds_to_nodes(o.stack)) usage(o.stack + " needs bind_nodes; soak a stack or no-balancing");
+      if (binds_to_nodes(o.stack)) usage(o.stack + " needs bind_nodes; soak a stack, no-balancing or linux-2.5");
       ro.mode = balancing::none;  // linux-modern's kernel with NUMA balancing off
+      if (o.stack == o1_scheduler_name) ro.scheduler = cpu_scheduler::o1;  // or the O(1) scheduler
       int status = -1;
       with_named_placement(default_stack_name, t, [&](const auto& pl) {
         engine<std::decay_t<decltype(pl)>> e(t, &pl, w, ro);

@@ -148,7 +148,8 @@ class sim_command final : public command {
                                  "cores hold its threads, one per core (logical CPUs when the cores cannot), apart "
                                  "from the others; inverse-binding binds its CPUs so and its memory to "
                                  "the farthest nodes (the worst case; numa01's second process keeps its memory, "
-                                 "as the benchmark's build does)",
+                                 "as the benchmark's build does); linux-2.5 is the O(1) scheduler before "
+                                 "scheduling domains, which sees every CPU as equal, SMT siblings included",
                                  fmt::join(sim_stack_names(), ", ")))
         ->delimiter(',')
         ->type_name("A,B,...");

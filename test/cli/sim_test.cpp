@@ -261,7 +261,7 @@ TEST_CASE("a seed preset prints seed reported vs simulated") {
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(contains(r.out, "[seed002]"));
-  CHECK(contains(r.out, "seed reported: linux-modern vs no-balancing +6.1 % (56.52 s -> 53.09 s);  simulated: "));
+  CHECK(contains(r.out, "seed reported: linux-modern vs linux-2.5 +6.1 % (56.52 s -> 53.09 s);  simulated: "));
   // Every claim line carries its interval over the runs and a verdict read from it.
   for (std::size_t at = 0; (at = r.out.find("seed reported: ", at)) != std::string::npos; ++at) {
     const std::string line = r.out.substr(at, r.out.find('\n', at) - at);

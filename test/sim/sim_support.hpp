@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -101,6 +102,15 @@ void with_baseline_engine(const dynamic_topology& t, const workload& w, run_opti
   const no_placement none;
   engine<no_placement> e(t, &none, w, o);
   f(e);
+}
+
+/// The results of stack `stack` in an experiment's results; fails the test when it has none.
+inline const stack_results& of(const std::vector<stack_results>& all, std::string_view stack) {
+  for (const auto& s : all) {
+    if (s.stack == stack) return s;
+  }
+  FAIL("no results for " << stack);
+  throw;  // not reached
 }
 
 /// Whether every node holding a tenth of the group's memory lies within one of seed 000's quads.

@@ -33,6 +33,7 @@
 #include "load_balance.hpp"
 #include "memory_load.hpp"
 #include "numa_scan.hpp"
+#include "o1_scheduler.hpp"
 #include "report.hpp"
 #include "result.hpp"
 #include "sleep_wake.hpp"
@@ -135,7 +136,11 @@ class engine {
       if constexpr (numa) {
         if (s_.o.mode == balancing::numa) scanner_.scan_due();
       }
-      balancer_.tick(s_, *pl_);  // each domain keeps its own interval (load_balance.hpp)
+      if (o1()) {
+        o1_.tick(s_);  // every CPU as one set (o1_scheduler.hpp)
+      } else {
+        balancer_.tick(s_, *pl_);  // each domain keeps its own interval (load_balance.hpp)
+      }
       s_.now_ms += s_.c.tick_ms;
       ++ticks_;
     }
@@ -242,7 +247,7 @@ class engine {
   // costs the cache refill a move does.
   void wake_task(task_index id) {
     task_state& t = s_.m.tasks[id];
-    if (s_.m.wake(id, select_wake_cpu(s_.m, id))) {
+    if (s_.m.wake(id, o1() ? t.cpu : select_wake_cpu(s_.m, id))) {
       t.stall_ms += s_.c.task_move_cost_ms;
       ++s_.m.processes[t.process].task_moves;
     }
@@ -254,8 +259,20 @@ class engine {
   // pulling work from a busier CPU before the CPU idles.
   void cpu_went_idle(cpu_index cpu) {
     ++went_idle_;
-    balancer_.newidle(s_, *pl_, cpu);  // newidle_balance(): the CPU pulls before it idles
+    pull_if_idle(cpu);
   }
+
+  // newidle_balance() (schedule()'s load_balance() on the O(1) scheduler): a CPU left with
+  // nothing to run pulls before it idles.
+  void pull_if_idle(cpu_index cpu) {
+    if (o1()) {
+      o1_.newidle(s_, cpu);
+    } else {
+      balancer_.newidle(s_, *pl_, cpu);
+    }
+  }
+
+  bool o1() const noexcept { return s_.o.scheduler == cpu_scheduler::o1; }
 
   // ---- garbage collection ----------------------------------------------------------------
   // Each collecting process's pause starts once its mutators have filled eden and ends once
@@ -298,8 +315,9 @@ class engine {
   }
 
   // A new task of process p, `thread` its index (the workload's threads, then its collector's),
-  // accessing `accesses`.
-  task_index spawn(std::uint32_t p, const std::vector<access>& accesses, std::uint32_t thread) {
+  // accessing `accesses`, forked on CPU `parent` (no_cpu: by the process's first live task).
+  task_index spawn(std::uint32_t p, const std::vector<access>& accesses, std::uint32_t thread,
+                   cpu_index parent = no_cpu) {
     const process_spec& ps = s_.w.processes[p];
     task_state t(s_.m.node_count());
     t.process = p;
@@ -317,8 +335,10 @@ class engine {
       t.memory_home = b.home;
       t.bound_node = s_.o.mode == balancing::hard_binding ? b.home : b.mirrored;
     }
-    const cpu_index cpu =
-        t.bound_node != no_node ? place_on_node(s_, t.bound_node) : place_new_task(s_, *pl_, p, parent_node(p));
+    const cpu_index cpu = t.bound_node != no_node ? place_on_node(s_, t.bound_node)
+                          : o1()                  ? o1_fork_cpu(s_, p, parent)
+                                                  : place_new_task(s_, *pl_, p, parent_node(p));
+    if (cpu == no_cpu) throw std::invalid_argument("process " + ps.name + " may run on no CPU");
     t.cpu = cpu;
     t.node = s_.m.cpus[cpu].node;
     if constexpr (numa) scanner_.start_task(t);
@@ -379,7 +399,9 @@ class engine {
     const process_spec& spec = s_.w.processes[p];
     if (spec.jobs > 0) {
       ++ps.jobs_done;
-      if (ps.jobs_started < spec.jobs) mutators_[p].push_back(spawn(p, spec.threads[thread].accesses, thread));
+      // The next job: make, woken where this one exited, forks it there (on the O(1)
+      // scheduler it stays; fork placement may move it).
+      if (ps.jobs_started < spec.jobs) mutators_[p].push_back(spawn(p, spec.threads[thread].accesses, thread, cpu));
     }
     // The last workload thread gone, the collector's threads exit with the process.
     if (ps.live == gc_workers_[p].size() && (spec.jobs == 0 || ps.jobs_started >= spec.jobs)) {
@@ -391,7 +413,7 @@ class engine {
       ps.finish_ms = s_.now_ms + s_.c.tick_ms;
       s_.mem.release(p);  // its memory is free for the processes still running
     }
-    if (cpu != no_cpu) balancer_.newidle(s_, *pl_, cpu);  // the CPU pulls at once if it is left idle
+    if (cpu != no_cpu) pull_if_idle(cpu);  // the CPU pulls at once if it is left idle
   }
 
   // Task `id` exits, from its CPU or from sleep.
@@ -427,6 +449,7 @@ class engine {
   [[no_unique_address]] scanner_type scanner_;
   memory_load load_;
   load_balancer balancer_;
+  o1_balancer o1_;
   reporter report_;
   double next_refresh_ = 0, next_snapshot_ = 0;
   std::uint64_t ticks_ = 0;

@@ -33,6 +33,7 @@ inline std::vector<std::string> simulation_stack_names() {
   names.emplace_back(no_balancing_name);
   names.emplace_back(hard_binding_name);
   names.emplace_back(inverse_binding_name);
+  names.emplace_back(o1_scheduler_name);
   return names;
 }
 
@@ -48,14 +49,16 @@ inline std::string_view baseline_kernel_of(const std::vector<std::string>& stack
 /// One run of `w` on `t` under the stack called `stack`: one of `mine`, a named stack or a
 /// baseline. The baselines run the kernel of `baseline_kernel` (a stack of either kind) with
 /// NUMA balancing off: its fork placement and load balancer, no scanning, no locality
-/// preference, as numa_balancing=0 leaves them. Throws std::invalid_argument for an unknown
+/// preference, as numa_balancing=0 leaves them; `linux-2.5` has the O(1) scheduler instead of
+/// that kernel's (o1_scheduler.hpp). Throws std::invalid_argument for an unknown
 /// stack, or for hard or inverse binding of a workload that names no bind_nodes (binding.hpp's
 /// bind_nearest gives a workload the ones a user would).
 inline run_result run_stack(const dynamic_topology& t, const workload& w, std::string_view stack, run_options o,
                             std::string_view baseline_kernel = default_stack_name, const user_stacks& mine = {}) {
   std::string_view kernel = stack;
-  if (stack == no_balancing_name) {
+  if (stack == no_balancing_name || stack == o1_scheduler_name) {
     o.mode = balancing::none;
+    if (stack == o1_scheduler_name) o.scheduler = cpu_scheduler::o1;
     kernel = baseline_kernel;
   } else if (binds_to_nodes(stack)) {
     for (const auto& p : w.processes) {

@@ -26,6 +26,11 @@ namespace numaplace::sim {
 /// inverse binding (CPUs on bind_nodes, memory on the nodes farthest from them: the worst case).
 enum class balancing : std::uint8_t { numa, none, hard_binding, inverse_binding };
 
+/// Which CPU scheduler the simulated kernel has: CFS's over scheduling domains (SMT, MC, NUMA
+/// levels; load_balance.hpp), or the O(1) scheduler's before them, which sees every CPU as
+/// equal (o1_scheduler.hpp; the `linux-2.5` baseline).
+enum class cpu_scheduler : std::uint8_t { sched_domains, o1 };
+
 /// Whether runs in mode `m` bind each process's CPUs to its bind_nodes.
 constexpr bool binds_cpus(balancing m) noexcept {
   return m == balancing::hard_binding || m == balancing::inverse_binding;
@@ -44,6 +49,7 @@ struct run_options {
   /// What memory costs on this machine; empty: derived from SLIT (from_slit), and said so.
   std::optional<machine_costs> hardware;
   balancing mode = balancing::numa;
+  cpu_scheduler scheduler = cpu_scheduler::sched_domains;
   /// Seconds between snapshots of where each group's tasks are.
   double snapshot_interval_s = 1.0;
   /// Check every group against the sum of its members after every window that changes it
