@@ -101,6 +101,14 @@ sim::workload parse_workload_spec(const std::string& spec) {
     const auto jobs = parts.size() > 2 ? positive(spec, "JOBS", parts[2], 1000000) : std::size_t{400};
     return sim::workloads::make_j(parallel, static_cast<std::uint32_t>(jobs));
   }
+  if (kind == "stream") {
+    check_fields(spec, parts, 1, 3);
+    const auto threads = positive(spec, "THREADS", parts[1], max_sim_tasks);
+    const auto elements =
+        parts.size() > 2 ? positive(spec, "ARRAY_SIZE", parts[2], std::size_t{100'000'000'000}) : std::size_t{10'000'000};
+    const auto ntimes = parts.size() > 3 ? positive(spec, "NTIMES", parts[3], 1'000'000) : std::size_t{10};
+    return sim::workloads::stream(threads, elements, static_cast<unsigned>(ntimes));
+  }
   reject(spec, fmt::format("unknown workload '{}'", kind));
 }
 

@@ -382,6 +382,9 @@ TEST_CASE("bad sim input: a message and exit code 2") {
   check_rejected({"sim", "--workload", "specjbb:2:8:0"}, "SECONDS must be positive");
   check_rejected({"sim", "--workload", "specjbb:1000:1000"}, "1000000 tasks; at most 100000");
   check_rejected({"sim", "--workload", "make:4:99999999999999999999"}, "JOBS is 99999999999999999999; at most");
+  check_rejected({"sim", "--workload", "stream:0"}, "THREADS must be positive, not 0");
+  check_rejected({"sim", "--workload", "stream:4:1000:2:9"}, "stream takes 1 to 3 fields");
+  check_rejected({"sim", "--workload", "stream:4:x"}, "ARRAY_SIZE must be a positive integer, not 'x'");
   check_rejected(with(small, {"--shard", "3/2"}), "--shard 3/2: k must be below n");
   check_rejected(with(small, {"--shard", "x"}), "--shard 'x': expected k/n");
   check_rejected(with(small, {"--runs", "0"}), "--runs");

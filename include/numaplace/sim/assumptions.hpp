@@ -90,6 +90,7 @@ inline bool is_autonuma(const workload& w) {
   return w.name == "numa01" || w.name == "numa01_THREAD_ALLOC" || w.name == "numa02";
 }
 inline bool is_make(const workload& w) { return w.name.starts_with("make-j"); }
+inline bool is_stream(const workload& w) { return w.name == "stream"; }
 
 // `fn` on every process of the target's workload when `kind` accepts the workload.
 template <class Fn>
@@ -190,6 +191,11 @@ inline std::span<const assumption> assumptions() {
       assumption{"autonuma.memory_bound", "share of a numa01/numa02 thread's time on memory, 0.95 (assumed: bzero only)",
                  [](target& t, double f) {
                    return each_process(t, is_autonuma, [f](process_spec& p) { p.memory_bound = fraction(p.memory_bound * f); });
+                 }},
+      // STREAM (its source gives what it moves; not how memory-bound a kernel's loop is).
+      assumption{"stream.memory_bound", "share of a STREAM thread's time on memory, 0.95 (assumed: a loop over memory only)",
+                 [](target& t, double f) {
+                   return each_process(t, is_stream, [f](process_spec& p) { p.memory_bound = fraction(p.memory_bound * f); });
                  }},
       // make -jN.
       assumption{"make.memory_bound", "share of a compiler job's time on memory, 0.2 (assumed: mostly in cache)",

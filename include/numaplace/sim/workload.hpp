@@ -3,6 +3,7 @@
 // Generators build the seeds' benchmarks; users can build their own the same way.
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -281,6 +282,30 @@ inline workload numa02(std::size_t threads, std::uint32_t chunks_per_thread = 0,
     p.threads.push_back({{{static_cast<std::uint32_t>(t), 1.0}}});
   }
   if (work_per_thread_ms <= 0) p.work_bytes_per_thread = sweep_bytes(800, chunks_per_thread);
+  w.processes.push_back(std::move(p));
+  return w;
+}
+
+/// McCalpin's STREAM (stream.c 5.10, built with OpenMP): `threads` threads, each first
+/// writing then sweeping its own static slice of three arrays of `elements` doubles
+/// (STREAM_ARRAY_SIZE, 10,000,000 by default). The initialising loop is itself `omp parallel
+/// for`, so each slice is first touched by the thread that sweeps it. Each of the `ntimes`
+/// passes (NTIMES, 10 by default) runs Copy, Scale, Add and Triad, which move 2, 2, 3 and 3
+/// doubles an element as STREAM counts them; the initialisation writes 3. Elapsed time is the
+/// whole run's, the initialisation included (STREAM reports each kernel's best pass).
+inline workload stream(std::size_t threads, std::uint64_t elements = 10'000'000, unsigned ntimes = 10) {
+  workload w{"stream", {}, 3600.0, true, 0};
+  process_spec p;
+  p.name = "stream";
+  p.memory_bound = 0.95;  // assumed, as for autonuma-benchmark's sweeps: a loop over memory only
+  p.streaming = 1.0;
+  const double slice_bytes = 3.0 * 8.0 * double(elements) / double(threads);
+  const auto chunks = static_cast<std::uint32_t>(std::max(1.0, std::ceil(slice_bytes / (2.0 * 1024 * 1024))));
+  for (std::size_t t = 0; t < threads; ++t) {
+    p.regions.push_back({chunks, false});
+    p.threads.push_back({{{static_cast<std::uint32_t>(t), 1.0}}});
+  }
+  p.work_bytes_per_thread = (3.0 + 10.0 * double(ntimes)) * 8.0 * double(elements) / double(threads);
   w.processes.push_back(std::move(p));
   return w;
 }
