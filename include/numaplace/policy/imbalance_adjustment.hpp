@@ -9,7 +9,8 @@
 namespace numaplace {
 
 enum class imbalance_rule : std::uint8_t {
-  v5_7,   ///< source-based: forgive when the source runs <= 2 tasks (v5.7..v5.9)
+  v5_7,   ///< source-based: forgive when the source runs <= 2 tasks (the load balancer's from v5.6,
+          ///< b396f52326de; task_numa_migrate's too from v5.7; until v5.9)
   v5_10,  ///< destination-based: forgive when the destination runs <= 2 tasks (seed 004)
   v5_11,  ///< while the destination runs under 25 % of its CPUs, forgive an imbalance <= 2
   v5_18,  ///< while dst_running < imb_numa_nr, forgive an imbalance <= 2
