@@ -88,6 +88,23 @@ using linux_5_10 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>
                          memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 10>,
                          fork_placement<fork_rule::v5_5>>;
 
+/// Linux 5.17: v5.11's floating allowance, forgiven while the busiest node (the load balancer)
+/// or the parent node (fork) runs under 25 % of its CPUs, of the whole NUMA domain's at fork
+/// (7d2b5dd0bcc4, v5.11); otherwise as 5.10.
+using linux_5_17 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
+                         group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_11>,
+                         preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
+                         memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 17>,
+                         fork_placement<fork_rule::v5_11>>;
+
+/// Linux 5.18: the allowance becomes sd->imb_numa_nr (e496132ebedd; an eighth of the CPUs of a
+/// node that is one LLC), and CPU-less nodes leave the distance levels and the scoring.
+using linux_5_18 =
+    stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
+          group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_18>,
+          preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
+          memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 18>, fork_placement<fork_rule::v5_18>>;
+
 /// What Debian's 6.1 kernel does: CPU-less nodes ignored, imb_numa_nr allowance. The default.
 using linux_modern =
     stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
@@ -129,6 +146,8 @@ inline auto named_stacks() {
                         hana::make_pair(BOOST_HANA_STRING("linux-4.2"), hana::type_c<stacks::linux_4_2>),
                         hana::make_pair(BOOST_HANA_STRING("linux-5.9"), hana::type_c<stacks::linux_5_9>),
                         hana::make_pair(BOOST_HANA_STRING("linux-5.10"), hana::type_c<stacks::linux_5_10>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-5.17"), hana::type_c<stacks::linux_5_17>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-5.18"), hana::type_c<stacks::linux_5_18>),
                         hana::make_pair(BOOST_HANA_STRING("linux-modern"), hana::type_c<stacks::linux_modern>),
                         hana::make_pair(BOOST_HANA_STRING("shared-interleave"), hana::type_c<stacks::shared_interleave>),
                         hana::make_pair(BOOST_HANA_STRING("linux-modern-safe"), hana::type_c<stacks::linux_modern_safe>),

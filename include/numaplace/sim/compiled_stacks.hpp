@@ -2,7 +2,7 @@
 // The named stacks' engines, compiled once. A target linked to numaplace_sim_registry (the
 // CLI, the tests and benchmarks of this repository) gets NUMAPLACE_SIM_COMPILED_STACKS defined,
 // and every translation unit of it then calls the registry's run_engine<Stack> instead of
-// instantiating twelve stacks times four kinds of engine itself. Without the macro, header-only
+// instantiating every named stack times four kinds of engine itself. Without the macro, header-only
 // users instantiate them inline as before.
 
 #include <boost/hana/contains.hpp>
@@ -22,6 +22,8 @@
   X(linux_4_2)                                \
   X(linux_5_9)                                \
   X(linux_5_10)                               \
+  X(linux_5_17)                               \
+  X(linux_5_18)                               \
   X(linux_modern)                             \
   X(shared_interleave)                        \
   X(linux_modern_safe)                        \
