@@ -97,8 +97,9 @@ using linux_5_17 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>
                          memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 17>,
                          fork_placement<fork_rule::v5_11>>;
 
-/// Linux 5.18: the allowance becomes sd->imb_numa_nr (e496132ebedd; an eighth of the CPUs of a
-/// node that is one LLC), and CPU-less nodes leave the distance levels and the scoring.
+/// Linux 5.18 (and 5.19): the allowance becomes sd->imb_numa_nr (e496132ebedd; a quarter of
+/// the CPUs of a node that is one LLC, an eighth from v6.0), and CPU-less nodes leave the
+/// distance levels and the scoring.
 using linux_5_18 =
     stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
           group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_18>,

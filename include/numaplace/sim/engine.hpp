@@ -56,6 +56,7 @@ class engine {
 
   engine(const dynamic_topology& topology, const Placement* placement, const workload& w, const run_options& o)
       : s_(topology, w, o), pl_(placement), scanner_(make_scanner()) {
+    s_.m.imb_numa_shift = imb_numa_shift_of<Placement>::value;
     build_workload();
   }
 

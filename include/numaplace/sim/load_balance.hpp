@@ -45,6 +45,18 @@ struct lb_rule_of<placement<View, Ps...>> {
                                                                                    : lb_rule::v5_10;
 };
 
+/// machine::imb_numa_shift for placement P's kernel: 2 (a quarter of a node) under v5.18's
+/// allowance, which v5.19 kept; 3 (an eighth) from v6.0, and for kernels that never read it.
+template <class P>
+struct imb_numa_shift_of {
+  static constexpr unsigned value = 3;
+};
+template <class View, class... Ps>
+struct imb_numa_shift_of<placement<View, Ps...>> {
+  static constexpr unsigned value =
+      (std::is_same_v<Ps, imbalance_adjustment<imbalance_rule::v5_18>> || ...) ? 2u : 3u;
+};
+
 class load_balancer {
  public:
   /// Periodic balancing (rebalance_domains()): call once per tick; domains not due cost nothing.

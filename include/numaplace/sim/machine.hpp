@@ -153,9 +153,13 @@ class machine {
     const auto count = static_cast<unsigned>(node_cpus[n].size());
     return {std::uint64_t{running} * nice_0_load, std::uint64_t{count} * nice_0_load, running, count};
   }
-  /// sd->imb_numa_nr above node n as v5.18's build_sched_domains sets it for a node that is
-  /// one LLC (the model's nodes are): the node's CPUs / 8, at least 1.
-  int imb_numa_nr(node_index n) const { return std::max(1, int(node_cpus[n].size()) >> 3); }
+  /// sd->imb_numa_nr above node n as build_sched_domains sets it for a node that is one LLC (the
+  /// model's nodes are): the share of the node's CPUs imb_numa_shift says; at least 1 from v6.0,
+  /// while v5.18's quarter could be 0.
+  int imb_numa_nr(node_index n) const {
+    const int share = int(node_cpus[n].size()) >> imb_numa_shift;
+    return imb_numa_shift == 2 ? share : std::max(1, share);
+  }
 
   /// The group statistics decisions read for task t (empty without a group).
   fault_view group_view(const task_state& t) const {
@@ -242,6 +246,9 @@ class machine {
   std::vector<task_state> tasks;
   std::vector<process_state> processes;
   numa_group_set groups;
+  /// imb_numa_nr's share of a node: a quarter (2) in v5.18 and v5.19 (e496132ebedd), an eighth
+  /// (3, at least 1) from v6.0 (026b98a93bbd). The engine sets it from its kernel's allowance.
+  unsigned imb_numa_shift = 3;
 };
 
 /// The machine as a numaplace::machine_view, for the balancing-loop policies.
