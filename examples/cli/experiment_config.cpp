@@ -351,7 +351,7 @@ sim::process_spec read_process(const checker& c, const json& v, const std::strin
 }
 
 sim::workload read_workload(const checker& c, const json& v, const std::string& at, std::size_t index) {
-  object(c, v, at, {"description", "name", "processes", "seconds", "report_elapsed", "work_per_thread_ms"});
+  object(c, v, at, {"description", "name", "processes", "seconds", "report_elapsed", "work_per_thread_ms", "barrier_steps"});
   sim::workload w;
   w.name = fmt::format("workload{}", index + 1);
   optional_member(v, at, "description", [&](const json& x, const std::string& q) { text(c, x, q); });
@@ -373,6 +373,9 @@ sim::workload read_workload(const checker& c, const json& v, const std::string& 
   optional_member(v, at, "report_elapsed", [&](const json& x, const std::string& q) { w.report_elapsed = boolean(c, x, q); });
   optional_member(v, at, "work_per_thread_ms",
                   [&](const json& x, const std::string& q) { w.work_per_thread_ms = number(c, x, q, 0, 1e9); });
+  optional_member(v, at, "barrier_steps", [&](const json& x, const std::string& q) {
+    w.barrier_steps = static_cast<std::uint32_t>(integer(c, x, q, 0, 1'000'000));
+  });
   const bool has_jobs = std::any_of(w.processes.begin(), w.processes.end(), [](const auto& p) { return p.jobs > 0; });
   const bool all_bytes = std::all_of(w.processes.begin(), w.processes.end(),
                                      [](const auto& p) { return p.jobs > 0 || p.work_bytes_per_thread > 0; });
@@ -380,6 +383,18 @@ sim::workload read_workload(const checker& c, const json& v, const std::string& 
     c.fail(at,
            "report_elapsed without jobs needs work_per_thread_ms, the work each thread finishes, or every process's "
            "work_bytes_per_thread");
+  }
+  if (w.barrier_steps > 0) {
+    // The engine's barriers count every thread from the first step to the last (engine.hpp).
+    if (!w.report_elapsed) c.fail(child(at, "barrier_steps"), "barriers need an elapsed-time workload (report_elapsed)");
+    for (std::size_t i = 0; i < w.processes.size(); ++i) {
+      const auto& p = w.processes[i];
+      if (p.jobs > 0 || p.gc.enabled() || p.start_ms > 0) {
+        c.fail(child(processes_at, i),
+               "has jobs, a collector or a late start; a workload with barrier_steps has none (its threads all run "
+               "from the first step to the last)");
+      }
+    }
   }
   return w;
 }
@@ -525,7 +540,8 @@ nlohmann::ordered_json experiment_config_json(const experiment_config& config) {
                          {"processes", std::move(processes)},
                          {"seconds", w.seconds},
                          {"report_elapsed", w.report_elapsed},
-                         {"work_per_thread_ms", w.work_per_thread_ms}});
+                         {"work_per_thread_ms", w.work_per_thread_ms},
+                         {"barrier_steps", w.barrier_steps}});
   }
   ojson out = ojson::object();
   stamp_json(out, experiment_format, experiment_schema_version);

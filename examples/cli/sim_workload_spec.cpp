@@ -109,6 +109,13 @@ sim::workload parse_workload_spec(const std::string& spec) {
     const auto ntimes = parts.size() > 3 ? positive(spec, "NTIMES", parts[3], 1'000'000) : std::size_t{10};
     return sim::workloads::stream(threads, elements, static_cast<unsigned>(ntimes));
   }
+  if (kind == "mpi") {
+    check_fields(spec, parts, 1, 3);
+    const auto ranks = positive(spec, "RANKS", parts[1], max_sim_tasks);
+    const auto mib = parts.size() > 2 ? positive(spec, "MIB_PER_RANK", parts[2], std::size_t{1} << 24) : std::size_t{1024};
+    const auto sweeps = parts.size() > 3 ? positive(spec, "SWEEPS", parts[3], 1'000'000) : std::size_t{100};
+    return sim::workloads::mpi(ranks, static_cast<std::uint32_t>(mib), static_cast<std::uint32_t>(sweeps));
+  }
   reject(spec, fmt::format("unknown workload '{}'", kind));
 }
 

@@ -15,7 +15,7 @@ inline constexpr std::size_t max_sim_tasks = 100000;
 /// The accepted forms, for messages and --help.
 inline constexpr const char* workload_spec_forms =
     "specjbb:JVMS:WAREHOUSES[:SECONDS], numa01:THREADS, numa01_thread_alloc:THREADS, numa02:THREADS, make:J[:JOBS], "
-    "stream:THREADS[:ARRAY_SIZE[:NTIMES]]";
+    "stream:THREADS[:ARRAY_SIZE[:NTIMES]], mpi:RANKS[:MIB_PER_RANK[:SWEEPS]]";
 
 /// Builds the workload `spec` names. Throws usage_error, naming the spec and the bad field.
 numaplace::sim::workload parse_workload_spec(const std::string& spec);

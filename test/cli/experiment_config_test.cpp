@@ -164,7 +164,8 @@ TEST_CASE("--config-json writes a --workload run down; the file runs the same") 
       {"numa01:4", "no-balancing,linux-modern"},     {"numa02:4", "no-balancing,linux-modern"},
       {"numa01_thread_alloc:4", "no-balancing,linux-modern"}, {"specjbb:2:4:3", "no-balancing,linux-modern"},
       {"make:2:8", "no-balancing,linux-modern"},     {"numa01:4", "hard-binding,inverse-binding"},
-      {"numa01_thread_alloc:4", "hard-binding,inverse-binding"}, {"stream:4:2000000:3", "hard-binding,inverse-binding"}};
+      {"numa01_thread_alloc:4", "hard-binding,inverse-binding"}, {"stream:4:2000000:3", "hard-binding,inverse-binding"},
+      {"mpi:4:64:3", "hard-binding,inverse-binding"}};
   for (const auto& c : cases) {
     // Named copies, not structured bindings: clang 14 cannot capture those (INFO does).
     const std::string& w = c.first;

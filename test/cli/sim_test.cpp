@@ -385,6 +385,9 @@ TEST_CASE("bad sim input: a message and exit code 2") {
   check_rejected({"sim", "--workload", "stream:0"}, "THREADS must be positive, not 0");
   check_rejected({"sim", "--workload", "stream:4:1000:2:9"}, "stream takes 1 to 3 fields");
   check_rejected({"sim", "--workload", "stream:4:x"}, "ARRAY_SIZE must be a positive integer, not 'x'");
+  check_rejected({"sim", "--workload", "mpi:0"}, "RANKS must be positive, not 0");
+  check_rejected({"sim", "--workload", "mpi:4:64:10:2"}, "mpi takes 1 to 3 fields");
+  check_rejected({"sim", "--workload", "mpi:4:64:y"}, "SWEEPS must be a positive integer, not 'y'");
   check_rejected(with(small, {"--shard", "3/2"}), "--shard 3/2: k must be below n");
   check_rejected(with(small, {"--shard", "x"}), "--shard 'x': expected k/n");
   check_rejected(with(small, {"--runs", "0"}), "--runs");

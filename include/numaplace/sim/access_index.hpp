@@ -1,5 +1,5 @@
 #pragma once
-// Who touches which region how often: for each region, the runnable tasks that access it with
+// Who touches which region how often: for each region, the tasks that access it now with
 // cumulative weights (a task's access share of the region times its share of its CPU), so the
 // scanner can draw which task takes an armed chunk's hinting fault. Rebuilt when costs refresh.
 
@@ -19,7 +19,7 @@ class access_index {
     by_region_.assign(regions, {});
     for (task_index id = 0; id < m.tasks.size(); ++id) {
       const task_state& t = m.tasks[id];
-      if (!t.alive || t.asleep) continue;
+      if (!t.touches_memory()) continue;
       const double cpu_share = 1.0 / double(std::max<std::size_t>(1, m.cpus[t.cpu].tasks.size()));
       for (const auto& [r, weight] : t.accesses) {
         auto& list = by_region_[r];
@@ -29,8 +29,8 @@ class access_index {
     }
   }
 
-  /// The task that touches a chunk of region r first, or no_task when no runnable task does (a
-  /// task asleep since the last rebuild touches nothing).
+  /// The task that touches a chunk of region r first, or no_task when no task does (one asleep
+  /// or spinning at a barrier since the last rebuild touches nothing).
   template <class Rng>
   task_index first_toucher(std::uint32_t r, const machine& m, Rng& rng) const {
     const auto& list = by_region_[r];
@@ -38,7 +38,7 @@ class access_index {
     const double x = random_between(rng, 0.0, list.back().second);
     auto it = std::upper_bound(list.begin(), list.end(), x, [](double v, const auto& e) { return v < e.second; });
     if (it == list.end()) --it;
-    return m.tasks[it->first].alive && !m.tasks[it->first].asleep ? it->first : no_task;
+    return m.tasks[it->first].touches_memory() ? it->first : no_task;
   }
 
  private:

@@ -91,6 +91,7 @@ inline bool is_autonuma(const workload& w) {
 }
 inline bool is_make(const workload& w) { return w.name.starts_with("make-j"); }
 inline bool is_stream(const workload& w) { return w.name == "stream"; }
+inline bool is_mpi(const workload& w) { return w.name == "mpi"; }
 
 // `fn` on every process of the target's workload when `kind` accepts the workload.
 template <class Fn>
@@ -196,6 +197,11 @@ inline std::span<const assumption> assumptions() {
       assumption{"stream.memory_bound", "share of a STREAM thread's time on memory, 0.95 (assumed: a loop over memory only)",
                  [](target& t, double f) {
                    return each_process(t, is_stream, [f](process_spec& p) { p.memory_bound = fraction(p.memory_bound * f); });
+                 }},
+      // The MPI job (NAS-like ranks sweeping their own part of a grid).
+      assumption{"mpi.memory_bound", "share of an MPI rank's time on memory, 0.8 (assumed: stencil sweeps with arithmetic between loads)",
+                 [](target& t, double f) {
+                   return each_process(t, is_mpi, [f](process_spec& p) { p.memory_bound = fraction(p.memory_bound * f); });
                  }},
       // make -jN.
       assumption{"make.memory_bound", "share of a compiler job's time on memory, 0.2 (assumed: mostly in cache)",

@@ -11,7 +11,9 @@
 // placement puts them (fork.hpp). A load balancer spreads runnable tasks (load_balance.hpp).
 // Tasks may sleep (off every runqueue) and wake where select_task_rq_fair() would put them
 // (sleep_wake.hpp): a JVM's mutators sleep through its stop-the-world collections while its
-// collector threads run (gc.hpp). Processes may start late (process_spec::start_ms).
+// collector threads run (gc.hpp). Processes may start late (process_spec::start_ms). A
+// bulk-synchronous workload's threads wait for each other, spinning, after every step
+// (workload::barrier_steps), as an MPI job's ranks do at each iteration's exchange.
 // The engine owns the clock, starts, puts to sleep, wakes and ends tasks, and checks what must
 // always hold.
 //
@@ -22,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -133,6 +136,13 @@ class engine {
         next_snapshot_ += s_.o.snapshot_interval_s * 1000.0;
       }
       advance_tasks();
+      if (s_.w.barrier_steps > 0) {
+        pass_barrier();
+        // Threads that began or ended waiting changed what memory is asked for: settle it
+        // again now, not at the next refresh, or a step's start would run at the last step's
+        // end's loads (the whole job unloaded for up to a refresh interval).
+        if (std::exchange(waiting_changed_, false)) load_.settle(s_.m, s_.mem, s_.w, s_.c, s_.hw);
+      }
       collect_garbage();
       if constexpr (numa) {
         if (s_.o.mode == balancing::numa) scanner_.scan_due();
@@ -182,6 +192,7 @@ class engine {
       if (gc.young_region != gc_spec::no_young && gc.young_region >= ps.regions.size())
         throw std::invalid_argument("process " + ps.name + ": its collector's young region is not one of its regions");
     }
+    if (s_.w.barrier_steps > 0) check_bulk_synchronous();
     mutators_.resize(s_.w.processes.size());
     gc_workers_.resize(s_.w.processes.size());
     // The processes that start at once: every one's first threads, then every one's first
@@ -191,6 +202,17 @@ class engine {
     }
     for (std::uint32_t p = 0; p < s_.w.processes.size(); ++p) {
       if (s_.w.processes[p].start_ms <= 0) finish_start(p);
+    }
+  }
+
+  // A bulk-synchronous workload's barriers count every workload thread from the first step to
+  // the last: none may come late, come and go as jobs, or sleep through a collection.
+  void check_bulk_synchronous() const {
+    if (!s_.w.report_elapsed) throw std::invalid_argument("workload " + s_.w.name + ": barriers need an elapsed-time workload");
+    for (const process_spec& ps : s_.w.processes) {
+      if (ps.jobs > 0 || ps.gc.enabled() || ps.start_ms > 0)
+        throw std::invalid_argument("workload " + s_.w.name + ": process " + ps.name +
+                                    " has jobs, a collector or a late start, which barriers do not allow");
     }
   }
 
@@ -331,6 +353,10 @@ class engine {
       t.accesses.emplace_back(s_.mem.region_base[p] + a.region, sum > 0 ? a.weight / sum : 0.0);
     }
     t.work_left_ms = ps.jobs > 0 ? ps.job_work_ms : thread_work_ms(ps, s_.hw, s_.w.work_per_thread_ms);
+    if (s_.w.barrier_steps > 0) {
+      t.steps_left = s_.w.barrier_steps;
+      t.step_work_ms = t.step_left_ms = t.work_left_ms / double(s_.w.barrier_steps);
+    }
     if (binds_cpus(s_.o.mode) && ps.bind_each_thread && thread < ps.threads.size()) {
       const thread_binding b = bind_thread(s_.topo, ps.threads.size(), thread);
       t.memory_home = b.home;
@@ -369,14 +395,23 @@ class engine {
       double ms = s_.c.tick_ms / double(cpu.tasks.size());
       t.runtime_ms += ms;
       ms *= s_.c.smt_speed(s_.m.busy_threads(t.cpu));
+      const double mb = s_.w.processes[t.process].memory_bound;
+      const double slowdown = 1.0 - mb + mb * t.latency;
+      if (t.spinning) {  // its share of the CPU goes on polling
+        t.tick_work_ms = ms / slowdown;
+        continue;
+      }
       const double stalled = std::min(ms, t.stall_ms);
       t.stall_ms -= stalled;
       ms -= stalled;
-      const double mb = s_.w.processes[t.process].memory_bound;
-      const double work = ms / (1.0 - mb + mb * t.latency);
+      const double work = ms / slowdown;
       process_state& ps = s_.m.processes[t.process];
       if (t.gc_worker) {
         ps.gc_work_left_ms -= work;
+        continue;
+      }
+      if (t.steps_left > 0) {
+        advance_step(t, work);
         continue;
       }
       ps.ops += work;
@@ -385,6 +420,56 @@ class engine {
       if (s_.w.report_elapsed) {
         t.work_left_ms -= work;
         if (t.work_left_ms <= 0) finish(id);  // t may dangle after this: last use
+      }
+    }
+  }
+
+  // A bulk-synchronous thread's work this tick goes to its step, and no further: once the
+  // step is done it waits at the barrier. When in the tick it got there is kept (tick_unused_),
+  // so that the next step starts then, not at the tick's end.
+  void advance_step(task_state& t, double work) {
+    t.tick_work_ms = work;
+    const double done = std::min(work, t.step_left_ms);
+    count_step_work(t, done);
+    if (t.step_left_ms <= 0) {
+      --t.steps_left;
+      t.spinning = true;
+      waiting_changed_ = true;
+      tick_unused_ = std::min(tick_unused_, work > 0 ? (work - done) / work : 0.0);
+    }
+  }
+
+  void count_step_work(task_state& t, double work) {
+    process_state& ps = s_.m.processes[t.process];
+    ps.ops += work;
+    ps.local_ops += work * t.local_share;
+    t.work_left_ms -= work;
+    t.step_left_ms -= work;
+  }
+
+  // Once every workload thread waits at the barrier, all go on to the next step together, or
+  // leave together after the last one. The barrier opened when the last of them got there,
+  // tick_unused_ of the tick before its end: each has done that part of a tick of the next
+  // step already (steps shorter than a tick still take one).
+  void pass_barrier() {
+    const double unused = std::exchange(tick_unused_, 1.0);
+    bool anyone_waits = false;
+    for (const task_state& t : s_.m.tasks) {
+      if (!t.alive || t.gc_worker) continue;
+      if (!t.spinning) return;  // someone is still working on this step
+      anyone_waits = true;
+    }
+    if (!anyone_waits) return;
+    waiting_changed_ = true;
+    for (task_index id = 0; id < s_.m.tasks.size(); ++id) {
+      task_state& t = s_.m.tasks[id];
+      if (!t.alive || t.gc_worker) continue;
+      t.spinning = false;
+      if (t.steps_left == 0) {
+        finish(id);
+      } else {
+        t.step_left_ms = t.step_work_ms;
+        count_step_work(t, std::min(t.step_work_ms, unused * t.tick_work_ms));
       }
     }
   }
@@ -455,6 +540,11 @@ class engine {
   double next_refresh_ = 0, next_snapshot_ = 0;
   std::uint64_t ticks_ = 0;
   std::uint64_t went_idle_ = 0;
+  // The latest a bulk-synchronous thread finished its step in this tick, as the share of the
+  // tick left after it (pass_barrier).
+  double tick_unused_ = 1.0;
+  // Whether a bulk-synchronous thread began or stopped waiting in this tick.
+  bool waiting_changed_ = false;
   std::vector<std::vector<task_index>> mutators_;    // per process: its workload threads' tasks
   std::vector<std::vector<task_index>> gc_workers_;  // per process: its collector's threads
 };

@@ -51,6 +51,17 @@ struct task_state {
   double local_share = 1.0;
   double stall_ms = 0;
   double work_left_ms = 0;
+  /// In a bulk-synchronous workload (workload::barrier_steps): the work one step is, what is
+  /// left of the current one, and the steps left with it.
+  double step_work_ms = 0;
+  double step_left_ms = 0;
+  std::uint32_t steps_left = 0;
+  /// The work a whole tick gave it when last it ran, ms: what the part of a tick after a
+  /// barrier opens is worth to it.
+  double tick_work_ms = 0;
+  /// Done with its step and waiting at the barrier for the others: it spins, as MPI libraries
+  /// wait by default, so it stays runnable on its CPU but makes no progress and touches no memory.
+  bool spinning = false;
   bool alive = true;
   /// Sleeping (blocked, off every runqueue): on no CPU; `cpu` and `node` say where it last ran.
   bool asleep = false;
@@ -61,6 +72,8 @@ struct task_state {
   node_index bound_node = no_node;
   node_index memory_home = no_node;
   explicit task_state(std::size_t nodes) : stats(nodes) {}
+  /// Whether it accesses its memory now: alive, runnable and not spinning at a barrier.
+  bool touches_memory() const noexcept { return alive && !asleep && !spinning; }
 };
 
 struct process_state {
@@ -199,9 +212,32 @@ class machine {
     return crossed;
   }
 
+  /// What breaks the barriers of a bulk-synchronous workload (workload::barrier_steps), "" if
+  /// nothing: only a runnable task spins, and the live workload threads are all on one step, or
+  /// the ones a step ahead wait spinning for the rest.
+  std::string lockstep_broken() const {
+    std::uint32_t most = 0, least = ~std::uint32_t{0};
+    for (const task_state& t : tasks) {
+      if (t.spinning && (!t.alive || t.asleep)) return "a finished or sleeping task spins at a barrier";
+      if (!t.alive || t.gc_worker) continue;
+      most = std::max(most, t.steps_left);
+      least = std::min(least, t.steps_left);
+    }
+    if (least == ~std::uint32_t{0} || most == least) return {};
+    if (most - least > 1) return "threads of a bulk-synchronous workload are more than one step apart";
+    for (task_index id = 0; id < tasks.size(); ++id) {
+      const task_state& t = tasks[id];
+      if (t.alive && !t.gc_worker && t.steps_left < most && !t.spinning)
+        return "task " + std::to_string(id) + " went past a barrier the others have not reached";
+    }
+    return {};
+  }
+
   /// Every runnable live task on exactly one CPU of its node, every sleeping one on none, every
-  /// group the sum of its live members (sleeping or not).
+  /// group the sum of its live members (sleeping or not), and the threads of a bulk-synchronous
+  /// workload in step (lockstep_broken()).
   std::string check() const {
+    if (auto broken = lockstep_broken(); !broken.empty()) return broken;
     std::vector<std::uint32_t> seen(tasks.size(), 0);
     for (cpu_index c = 0; c < cpus.size(); ++c) {
       for (auto id : cpus[c].tasks) {

@@ -54,7 +54,7 @@ class memory_load {
     per_node_.assign(m.node_count(), 0.0);
     for (task_index id = 0; id < m.tasks.size(); ++id) {
       const task_state& t = m.tasks[id];
-      if (!t.alive || t.asleep) continue;  // a sleeping task asks for nothing
+      if (!t.touches_memory()) continue;  // a sleeping or spinning task asks for nothing
       const double cpu_share = 1.0 / double(m.cpus[t.cpu].tasks.size());
       const double smt = c.smt_speed(m.busy_threads(t.cpu));
       const process_spec& p = w.processes[t.process];

@@ -129,6 +129,14 @@ struct workload {
   bool report_elapsed = false;
   /// For elapsed-time workloads without jobs: CPU ms of work per thread to finish.
   double work_per_thread_ms = 0;
+  /// Bulk-synchronous, as an MPI job's iterations are: each thread's work is this many equal
+  /// steps, and no thread starts a step before every workload thread of every process has
+  /// finished the one before (the exchange and reduction an iteration ends with). A thread
+  /// waiting there spins, as MPICH and Open MPI poll for messages by default: it keeps its CPU
+  /// but makes no progress and touches no memory (task_state::spinning). Every thread leaves
+  /// at the last barrier, so the slowest sets everyone's pace. 0: threads run independently.
+  /// Only for elapsed-time workloads without jobs or collectors, every process starting at 0.
+  std::uint32_t barrier_steps = 0;
 };
 
 namespace workloads {
@@ -307,6 +315,32 @@ inline workload stream(std::size_t threads, std::uint64_t elements = 10'000'000,
   }
   p.work_bytes_per_thread = (3.0 + 10.0 * double(ntimes)) * 8.0 * double(elements) / double(threads);
   w.processes.push_back(std::move(p));
+  return w;
+}
+
+/// An MPI job like the NAS Parallel Benchmarks' memory-bound kernels (MG's multigrid sweeps):
+/// `ranks` processes of one thread each, as mpirun starts them (every rank forked from its
+/// launcher, so fork placement sees them arrive one after another from one node), each first
+/// touching and then sweeping its own `mib_per_rank` MiB, `sweeps` times, with a barrier after
+/// every sweep (workload::barrier_steps): a rank that finishes its part of an iteration waits,
+/// spinning, for the slowest. Ranks are separate processes, so they share no memory and NUMA
+/// balancing forms no group of them. Not modelled: the messages' own traffic and MPICH's
+/// shared-memory queues between the ranks of a node (through which the kernel would group
+/// them), and the communication time itself. Elapsed time.
+inline workload mpi(std::size_t ranks, std::uint32_t mib_per_rank = 1024, std::uint32_t sweeps = 100) {
+  workload w{"mpi", {}, 3600.0, true, 0};
+  w.barrier_steps = sweeps;
+  const auto chunks = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (std::uint64_t{mib_per_rank} + 1) / 2));
+  for (std::size_t r = 0; r < ranks; ++r) {
+    process_spec p;
+    p.name = "rank" + std::to_string(r);
+    p.memory_bound = 0.8;  // assumed: a stencil's sweeps stream, with arithmetic between loads
+    p.streaming = 1.0;
+    p.regions.push_back({chunks, false});
+    p.threads.push_back({{{0, 1.0}}});
+    p.work_bytes_per_thread = sweep_bytes(sweeps, chunks);
+    w.processes.push_back(std::move(p));
+  }
   return w;
 }
 
