@@ -384,17 +384,9 @@ sim::workload read_workload(const checker& c, const json& v, const std::string& 
            "report_elapsed without jobs needs work_per_thread_ms, the work each thread finishes, or every process's "
            "work_bytes_per_thread");
   }
-  if (w.barrier_steps > 0) {
-    // The engine's barriers count every thread from the first step to the last (engine.hpp).
-    if (!w.report_elapsed) c.fail(child(at, "barrier_steps"), "barriers need an elapsed-time workload (report_elapsed)");
-    for (std::size_t i = 0; i < w.processes.size(); ++i) {
-      const auto& p = w.processes[i];
-      if (p.jobs > 0 || p.gc.enabled() || p.start_ms > 0) {
-        c.fail(child(processes_at, i),
-               "has jobs, a collector or a late start; a workload with barrier_steps has none (its threads all run "
-               "from the first step to the last)");
-      }
-    }
+  std::size_t refused = w.processes.size();
+  if (const std::string why = sim::barriers_refused(w, refused); !why.empty()) {
+    c.fail(refused < w.processes.size() ? child(processes_at, refused) : child(at, "barrier_steps"), why);
   }
   return w;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include <numaplace/sim/machine_costs.hpp>
@@ -151,4 +152,23 @@ TEST_CASE("a barrier opens when the last thread reaches it, not at the end of it
   run_result r;
   with_baseline_engine(direct(1, 2), w, {}, balancing::none, [&](auto& e) { r = e.run(); });
   for (const auto& g : r.groups) CHECK(g.elapsed_seconds == doctest::Approx(0.15));
+}
+
+TEST_CASE("barriers refuse what would leave a thread out of a step") {
+  const auto t = direct(2, 2);
+  workload late = workloads::mpi(2, 2, 4);
+  late.processes[1].start_ms = 100;
+  workload jobs = workloads::mpi(2, 2, 4);
+  jobs.processes[0].jobs = 3;
+  jobs.processes[0].job_work_ms = 10;
+  workload throughput = workloads::mpi(2, 2, 4);
+  throughput.report_elapsed = false;
+  std::size_t at = 99;
+  CHECK(barriers_refused(late, at).starts_with("has jobs, a collector or a late start"));
+  CHECK(at == 1);
+  CHECK_FALSE(barriers_refused(throughput, at).empty());
+  CHECK(barriers_refused(workloads::mpi(2, 2, 4), at).empty());
+  for (const workload& w : {late, jobs, throughput}) {
+    CHECK_THROWS_AS(with_baseline_engine(t, w, {}, balancing::none, [](auto&) {}), std::invalid_argument);
+  }
 }

@@ -192,7 +192,11 @@ class engine {
       if (gc.young_region != gc_spec::no_young && gc.young_region >= ps.regions.size())
         throw std::invalid_argument("process " + ps.name + ": its collector's young region is not one of its regions");
     }
-    if (s_.w.barrier_steps > 0) check_bulk_synchronous();
+    std::size_t at = s_.w.processes.size();
+    if (const std::string why = barriers_refused(s_.w, at); !why.empty()) {
+      throw std::invalid_argument("workload " + s_.w.name +
+                                  (at < s_.w.processes.size() ? ": process " + s_.w.processes[at].name + " " : ": ") + why);
+    }
     mutators_.resize(s_.w.processes.size());
     gc_workers_.resize(s_.w.processes.size());
     // The processes that start at once: every one's first threads, then every one's first
@@ -202,17 +206,6 @@ class engine {
     }
     for (std::uint32_t p = 0; p < s_.w.processes.size(); ++p) {
       if (s_.w.processes[p].start_ms <= 0) finish_start(p);
-    }
-  }
-
-  // A bulk-synchronous workload's barriers count every workload thread from the first step to
-  // the last: none may come late, come and go as jobs, or sleep through a collection.
-  void check_bulk_synchronous() const {
-    if (!s_.w.report_elapsed) throw std::invalid_argument("workload " + s_.w.name + ": barriers need an elapsed-time workload");
-    for (const process_spec& ps : s_.w.processes) {
-      if (ps.jobs > 0 || ps.gc.enabled() || ps.start_ms > 0)
-        throw std::invalid_argument("workload " + s_.w.name + ": process " + ps.name +
-                                    " has jobs, a collector or a late start, which barriers do not allow");
     }
   }
 

@@ -139,6 +139,24 @@ struct workload {
   std::uint32_t barrier_steps = 0;
 };
 
+/// Why `w`'s barriers cannot hold, or "" when they can (or it has none). They count every
+/// workload thread from the first step to the last, so the workload reports elapsed time and
+/// none of its processes has jobs, a collector or a late start; `process` is set to the index
+/// of the first that does (else left alone).
+inline std::string barriers_refused(const workload& w, std::size_t& process) {
+  if (w.barrier_steps == 0) return {};
+  if (!w.report_elapsed) return "barriers need an elapsed-time workload (report_elapsed)";
+  for (std::size_t i = 0; i < w.processes.size(); ++i) {
+    const process_spec& p = w.processes[i];
+    if (p.jobs > 0 || p.gc.enabled() || p.start_ms > 0) {
+      process = i;
+      return "has jobs, a collector or a late start; a workload with barrier_steps has none (its threads all run "
+             "from the first step to the last)";
+    }
+  }
+  return {};
+}
+
 namespace workloads {
 
 /// SPECjbb2005 as its documents describe it, the parameters not found there stated as assumed.
