@@ -158,10 +158,13 @@ TEST_CASE("memory_migration: v4.19 migrates first and private faults early in a 
   CHECK(page == last_cpupid{1, me});
 }
 
-TEST_CASE("memory_migration: the rate limit exists up to v4.18") {
-  CHECK(has_migrate_ratelimit(page_migrate_rule::v3_8));
-  CHECK(has_migrate_ratelimit(page_migrate_rule::v4_6));
-  CHECK_FALSE(has_migrate_ratelimit(page_migrate_rule::v4_19));
+TEST_CASE("memory_migration: the rate limit exists up to v4.18, and either v4.19 change can come alone") {
+  CHECK(memory_migration<page_migrate_rule::v3_8>::limit == migrate_limit::ratelimit);
+  CHECK(memory_migration<page_migrate_rule::v4_6>::limit == migrate_limit::ratelimit);
+  CHECK(memory_migration<page_migrate_rule::v4_19>::limit == migrate_limit::none);
+  // efaffc5e40ae alone (the limit gone, no early migration) and 37355bdc5a12 alone.
+  CHECK(memory_migration<page_migrate_rule::v4_6, migrate_limit::none>::limit == migrate_limit::none);
+  CHECK(memory_migration<page_migrate_rule::v4_19, migrate_limit::ratelimit>::limit == migrate_limit::ratelimit);
   CHECK(migrate_ratelimit::default_pages == 32768);  // 128 MB of 4 KiB pages
 }
 

@@ -10,7 +10,9 @@
 // caller keeps one last_cpupid per page (or per chunk) and hands it in by reference.
 //
 // Up to v4.18, migrate_misplaced_page() also refused pages once a destination node had taken
-// ratelimit_pages in the current window: migrate_ratelimit is that limiter.
+// ratelimit_pages in the current window: migrate_ratelimit is that limiter, and memory_migration's
+// second parameter says whether a stack has it (v4.19's two changes, efaffc5e40ae's removal of the
+// limit and 37355bdc5a12's early migration, can so be taken one at a time).
 //
 // What the kernel looks at and this header does not: page_mapcount()/VM_EXEC file pages and
 // dirty file pages (never migrated), the destination's free memory (migrate_balanced_pgdat),
@@ -83,9 +85,22 @@ constexpr void update_active_node_mask(const fault_view& group, std::span<bool> 
   }
 }
 
-template <page_migrate_rule Rule>
+/// Whether misplaced-page migration is rate-limited per destination node.
+enum class migrate_limit : std::uint8_t {
+  ratelimit,  ///< numamigrate_update_ratelimit(): 128 MB per node per 100 ms (v3.8..v4.18)
+  none,       ///< removed by efaffc5e40ae, "mm, sched/numa: Remove rate-limiting of automatic
+              ///< NUMA balancing migration" (v4.19, after -rc5)
+};
+
+/// The limit a kernel of this rule has: v4.19 (the early-migration rule) came without it.
+constexpr migrate_limit default_migrate_limit(page_migrate_rule r) noexcept {
+  return r == page_migrate_rule::v4_19 ? migrate_limit::none : migrate_limit::ratelimit;
+}
+
+template <page_migrate_rule Rule, migrate_limit Limit = default_migrate_limit(Rule)>
 struct memory_migration {
   static constexpr page_migrate_rule rule = Rule;
+  static constexpr migrate_limit limit = Limit;
 
   /// The two-stage filter and, from v3.15, should_numa_migrate_memory(): records this fault as
   /// the page's last cpupid and says whether the page may move to f.cpu_node. Call it for every
@@ -149,11 +164,6 @@ struct memory_migration {
     return n < g.node_count() ? g.cpu_faults(n) : 0;
   }
 };
-
-/// Whether a kernel of this rule rate-limits misplaced-page migration (v3.8..v4.18; removed by
-/// efaffc5e40ae, "mm, sched/numa: Remove rate-limiting of automatic NUMA balancing migration",
-/// in v4.19).
-constexpr bool has_migrate_ratelimit(page_migrate_rule r) noexcept { return r != page_migrate_rule::v4_19; }
 
 /// numamigrate_update_ratelimit() of v3.8..v4.18 (mm/migrate.c): at most `pages_per_window`
 /// pages (ratelimit_pages = 128 MB of base pages) migrate to one destination node per window

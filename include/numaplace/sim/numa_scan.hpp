@@ -38,10 +38,10 @@ namespace numaplace::sim {
 template <class Placement>
 class numa_scanner {
   using page_policy = std::remove_cvref_t<decltype(std::declval<const Placement&>().page_migration())>;
-  // A page policy's kernel rule, when it names one (a user's own policy may not).
+  // A page policy's kernel rule and rate limit, when it names them (a user's own policy may not).
   static constexpr bool has_page_rule = requires { page_policy::rule; };
   static constexpr bool rate_limited = [] {
-    if constexpr (has_page_rule) return has_migrate_ratelimit(page_policy::rule);
+    if constexpr (requires { page_policy::limit; }) return page_policy::limit == migrate_limit::ratelimit;
     return false;
   }();
   static constexpr bool keeps_active_mask = [] {
