@@ -111,13 +111,13 @@ TEST_CASE("fork_placement: v4.10 uses an absolute margin; v4.19 adds it to the r
   CHECK(place<fork_rule::v3_8>(heavy, from(0)) == 0);
   CHECK(place<fork_rule::v4_10>(heavy, from(0)) == 1);
   // v4.19 too: 3000 + 256 = 3256 >= 3300? no.
-  CHECK(place<fork_rule::v4_19>(heavy, from(0)) == 1);
+  CHECK(place<fork_rule::v4_17>(heavy, from(0)) == 1);
   // Parent avg 512 (2 tasks on 4 CPUs), remote 256 (1 task). v4.10: 256 > 768? no; 512 < 512? no: go.
   // v4.19: 256 + 256 = 512 >= 512: stay.
   machine m({4, 4});
   m.run(0).run(1).run(4);
   CHECK(place<fork_rule::v4_10>(m, from(0)) == 1);
-  CHECK(place<fork_rule::v4_19>(m, from(0)) == 0);
+  CHECK(place<fork_rule::v4_17>(m, from(0)) == 0);
   // Ties keep the first node visited. Parent 2; the ring from 2 is 2, 0, 1. Node 0 (load 0)
   // becomes the idlest; node 1 (load 0) is within the margin of it but not lighter
   // (100 * 0 > 112 * 0 fails), so node 0 stays the idlest.
@@ -140,7 +140,7 @@ TEST_CASE("fork_placement: v5.5 keeps the parent node while it has an idle CPU")
   CHECK(place<fork_rule::v6_0>(full, from(0, 8)) == 1);
   // v4.19 goes too: remote avg 0 + 256 >= parent avg 1024? no; 0 > 1280? no; 1024 < 256? no.
   // The rules part on a lightly loaded parent (above).
-  CHECK(place<fork_rule::v4_19>(full, from(0)) == 1);
+  CHECK(place<fork_rule::v4_17>(full, from(0)) == 1);
 }
 
 TEST_CASE("fork_placement: v5.11 measures 25 % of the domain, not of the node") {
@@ -216,7 +216,7 @@ TEST_CASE("fork_placement: affinity") {
   const auto only0 = [](node_index n) { return n == 0; };
   const auto only1 = [](node_index n) { return n == 1; };
   CHECK(fork_placement<fork_rule::v5_19>{}.find_idlest_node(m, from(0, 2), only0) == 0);
-  CHECK(fork_placement<fork_rule::v4_19>{}.find_idlest_node(m, from(0), only0) == 0);
+  CHECK(fork_placement<fork_rule::v4_17>{}.find_idlest_node(m, from(0), only0) == 0);
   // The parent node excluded, node 1 running one task (avg 256). v5.5+ skip the local group
   // and take node 1. v3.8 keeps this_load 0: 100 * 0 < 112 * 256, NULL, and the fallback takes
   // the first allowed node. v4.10 keeps this_runnable ULONG_MAX, whose + 256 wraps to 255:

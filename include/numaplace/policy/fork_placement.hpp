@@ -37,8 +37,9 @@ enum class fork_rule : std::uint8_t {
   v3_8,   ///< least average load per capacity, unless the parent's is within imbalance_pct/2
           ///< (the 2.6-era find_idlest_group, unchanged until v4.9)
   v4_10,  ///< runnable load with an absolute margin of NICE_0_LOAD * (imbalance_pct - 100) %,
-          ///< average load as tie-break (v4.10..v4.18)
-  v4_19,  ///< plus, across NUMA, stay unless the remote node is lighter by more than the margin (v4.19..v5.4)
+          ///< average load as tie-break (v4.10..v4.16)
+  v4_17,  ///< plus, across NUMA, stay unless the remote node is lighter by more than the margin
+          ///< (2c83362734da, v4.17..v5.4)
   v5_5,   ///< group types; a parent node with spare capacity keeps the task while it has an idle CPU (v5.5..v5.10)
   v5_11,  ///< ...while it runs fewer tasks than 25 % of the NUMA domain's CPUs (v5.11..v5.17)
   v5_18,  ///< ...while its tasks plus the new one stay below imb_numa_nr (v5.18)
@@ -166,7 +167,7 @@ struct fork_placement {
   template <machine_view M, class Usable>
   constexpr node_index choose(const M& m, const fork_args& a, Usable& usable, node_index start, bool local_usable,
                               std::size_t n) const {
-    if constexpr (Rule <= fork_rule::v4_19) {
+    if constexpr (Rule <= fork_rule::v4_17) {
       return choose_by_load(m, a, usable, start, local_usable, n);
     } else {
       return choose_by_type(m, a, usable, start, local_usable, n);
@@ -230,7 +231,7 @@ struct fork_placement {
         }
       }
       if (idlest == no_node) return a.parent;
-      if constexpr (Rule == fork_rule::v4_19) {
+      if constexpr (Rule == fork_rule::v4_17) {
         // 2c83362734da: across NUMA, add the margin to the remote load and consider staying.
         if (min_runnable + imbalance >= this_runnable) return a.parent;
       }
