@@ -32,7 +32,7 @@ class explain_command final : public command {
     app_->footer(
         "Input: {\"distances\": [[10, 20], [20, 10]], \"task_faults\": [[shared, private], ...one per node],\n"
         "        \"group_faults\": [[shared, private], ...] (optional),\n"
-        "        \"imbalance\": [{\"variant\": \"v5.9\"|\"v5.10\"|\"v5.11\"|\"v5.18\"|\"v5.19\", \"imbalance\": i,\n"
+        "        \"imbalance\": [{\"variant\": \"v5.5\"|\"v5.9\"|\"v5.10\"|\"v5.11\"|\"v5.18\"|\"v5.19\", \"imbalance\": i,\n"
         "                       \"src_running\": s, \"dst_running\": d, \"dst_weight\": w, \"imb_numa_nr\": k}, ...]"
         " (optional)}\n"
         "Examples:\n"

@@ -30,12 +30,23 @@ struct variant_name {
   imbalance_rule rule;
 };
 
-// "v5.9" stands for the source-based rule of v5.7..v5.9.
-constexpr std::array<variant_name, 5> variants{{{"v5.9", imbalance_rule::v5_7},
+// "v5.5" has no allowance; "v5.9" stands for the source-based rule of v5.6..v5.9.
+constexpr std::array<variant_name, 6> variants{{{"v5.5", imbalance_rule::v5_5},
+                                                {"v5.9", imbalance_rule::v5_7},
                                                 {"v5.10", imbalance_rule::v5_10},
                                                 {"v5.11", imbalance_rule::v5_11},
                                                 {"v5.18", imbalance_rule::v5_18},
                                                 {"v5.19", imbalance_rule::v5_19}}};
+
+// "one of v5.5, v5.9, ...": the variants above, for error messages.
+std::string expected_variants() {
+  std::string out = "expected one of ";
+  for (const variant_name& v : variants) {
+    if (&v != &variants.front()) out += ", ";
+    out += v.name;
+  }
+  return out;
+}
 
 constexpr std::string_view top_level_keys = "distances, task_faults, group_faults, imbalance, comment";
 constexpr std::string_view imbalance_keys = "variant, imbalance, src_running, dst_running, dst_weight, imb_numa_nr";
@@ -244,7 +255,7 @@ imbalance_question read_question(const checker& c, const json& q, const std::str
   }
   imbalance_question out;
   const auto variant = q.find("variant");
-  if (variant == q.end()) c.fail(path + ".variant", "missing; expected one of v5.9, v5.10, v5.11, v5.18, v5.19");
+  if (variant == q.end()) c.fail(path + ".variant", "missing; " + expected_variants());
   if (!variant->is_string()) c.fail(path + ".variant", fmt::format("expected a string, got {}", shown(*variant)));
   out.variant = variant->get<std::string>();
   bool known = false;
@@ -256,7 +267,7 @@ imbalance_question read_question(const checker& c, const json& q, const std::str
   }
   if (!known) {
     c.fail(path + ".variant",
-           fmt::format("unknown variant \"{}\"; expected one of v5.9, v5.10, v5.11, v5.18, v5.19", out.variant));
+           fmt::format("unknown variant \"{}\"; {}", out.variant, expected_variants()));
   }
   const auto imbalance = q.find("imbalance");
   if (imbalance == q.end()) c.fail(path + ".imbalance", "missing; expected the imbalance to adjust, an integer");

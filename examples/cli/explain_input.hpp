@@ -31,7 +31,7 @@ struct fault_pair {
 
 /// One adjust_numa_imbalance() question: which kernel's rule, with which arguments.
 struct imbalance_question {
-  std::string variant;  ///< as written: "v5.9", "v5.10", "v5.11", "v5.18" or "v5.19"
+  std::string variant;  ///< as written: "v5.5", "v5.9", "v5.10", "v5.11", "v5.18" or "v5.19"
   numaplace::imbalance_rule rule = numaplace::imbalance_rule::v5_19;
   numaplace::imbalance_args args;
 };

@@ -233,6 +233,8 @@ long adjust(const imbalance_question& q) {
   using numaplace::imbalance_adjustment;
   using numaplace::imbalance_rule;
   switch (q.rule) {
+    case imbalance_rule::v5_5:
+      return imbalance_adjustment<imbalance_rule::v5_5>{}.adjust_imbalance(q.args);
     case imbalance_rule::v5_7:
       return imbalance_adjustment<imbalance_rule::v5_7>{}.adjust_imbalance(q.args);
     case imbalance_rule::v5_10:
@@ -253,6 +255,8 @@ std::string imbalance_reason(const imbalance_question& q, long result) {
   const std::string outcome = result == a.imbalance ? "kept" : "forgiven";
   std::string test;
   switch (q.rule) {
+    case imbalance_rule::v5_5:
+      return fmt::format("v5.5 has no NUMA allowance: {}", outcome);
     case imbalance_rule::v5_7:
       return fmt::format("the source runs {} task(s), {} 2: {}", a.src_running, a.src_running <= 2 ? "<=" : ">",
                          outcome);
@@ -351,6 +355,8 @@ std::string imbalance_arguments(const imbalance_question& q) {
   using numaplace::imbalance_rule;
   const auto& a = q.args;
   switch (q.rule) {
+    case imbalance_rule::v5_5:
+      return "none";
     case imbalance_rule::v5_7:
       return fmt::format("src_running {}", a.src_running);
     case imbalance_rule::v5_10:

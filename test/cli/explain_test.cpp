@@ -298,15 +298,16 @@ TEST_CASE("explain: adjust_numa_imbalance answers, in input order") {
       {"variant": "v5.18", "imbalance": 2, "dst_running": 4, "imb_numa_nr": 4},
       {"variant": "v5.19", "imbalance": 2, "dst_running": 4, "imb_numa_nr": 4},
       {"variant": "v5.19", "imbalance": 2, "dst_running": 5, "imb_numa_nr": 4},
-      {"variant": "v5.10", "imbalance": 1, "dst_running": 2}])";
+      {"variant": "v5.10", "imbalance": 1, "dst_running": 2},
+      {"variant": "v5.5", "imbalance": 3, "src_running": 1, "dst_running": 1}])";
   const json j = explain_json(object({direct4, R"("task_faults": [[1, 0], [0, 0], [0, 0], [0, 0]])", imbalance}));
   // Spec section 6's worked case, src 2 and dst 3 running (src_running 1, dst_running 4, imbalance 3):
   //   v5.9 looks at the source: 1 <= 2 -> 0 (forgiven); v5.10 at the destination: 4 > 2 -> 3 (kept).
   // v5.11, 16 CPUs: 16 >> 2 = 4; dst_running 3 < 4 and imbalance 2 <= 2 -> 0; imbalance 3 > 2 -> 3;
   //   dst_running 4 is not < 4 -> 2 (kept).
   // v5.18: 4 < 4 is false -> 2; v5.19: 4 <= 4 -> 0; 5 <= 4 is false -> 2.
-  // v5.10 with dst_running 2 <= 2 -> 0.
-  CHECK(j["imbalance"] == json({0, 3, 0, 3, 2, 2, 0, 2, 0}));
+  // v5.10 with dst_running 2 <= 2 -> 0. v5.5 has no allowance: 3 whatever runs where.
+  CHECK(j["imbalance"] == json({0, 3, 0, 3, 2, 2, 0, 2, 0, 3}));
 }
 
 TEST_CASE("explain: text output, a table per node, the choice and why") {
@@ -433,7 +434,7 @@ TEST_CASE("explain: bad imbalance questions") {
   check_rejected("{" + base + R"([{"imbalance": 2}]})", "imbalance[0].variant: missing");
   check_rejected("{" + base + R"([{"variant": 5.19, "imbalance": 2}]})", "imbalance[0].variant: expected a string");
   check_rejected("{" + base + R"([{"variant": "v5.19", "imbalance": 2}, {"variant": "v5.12", "imbalance": 2}]})",
-                 "imbalance[1].variant: unknown variant \"v5.12\"; expected one of v5.9, v5.10, v5.11, v5.18, v5.19");
+                 "imbalance[1].variant: unknown variant \"v5.12\"; expected one of v5.5, v5.9, v5.10, v5.11, v5.18, v5.19");
   check_rejected("{" + base + R"([{"variant": "v5.11", "dst_weight": 16}]})", "imbalance[0].imbalance: missing");
   check_rejected("{" + base + R"([{"variant": "v5.11", "imbalance": "2"}]})",
                  "imbalance[0].imbalance: expected an integer");

@@ -9,6 +9,7 @@
 namespace numaplace {
 
 enum class imbalance_rule : std::uint8_t {
+  v5_5,   ///< none: v5.5's reworked balancer (0b0695f2b34a) before any NUMA allowance
   v5_7,   ///< source-based: forgive when the source runs <= 2 tasks (the load balancer's from v5.6,
           ///< b396f52326de; task_numa_migrate's too from v5.7; until v5.9)
   v5_10,  ///< destination-based: forgive when the destination runs <= 2 tasks (seed 004)
@@ -24,7 +25,9 @@ struct imbalance_adjustment {
   static constexpr long imbalance_min = 2;
 
   constexpr long adjust_imbalance(const imbalance_args& a) const noexcept {
-    if constexpr (Rule == imbalance_rule::v5_7) {
+    if constexpr (Rule == imbalance_rule::v5_5) {
+      return a.imbalance;
+    } else if constexpr (Rule == imbalance_rule::v5_7) {
       return a.src_running <= imbalance_min ? 0 : a.imbalance;
     } else if constexpr (Rule == imbalance_rule::v5_10) {
       return a.dst_running <= imbalance_min ? 0 : a.imbalance;

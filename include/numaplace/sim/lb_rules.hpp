@@ -22,7 +22,7 @@ namespace numaplace::sim {
 /// Which balancer the simulated kernel has.
 enum class lb_rule : std::uint8_t {
   v3_19,  ///< load averaging, sd_init() of v3.19 (busy_factor 32, NUMA imbalance_pct 125)
-  v5_5,   ///< group types (v5.5), sd_init() as before v5.10: the linux-5.9 stack
+  v5_5,   ///< group types (v5.5, 0b0695f2b34a), sd_init() as before v5.10: linux-5.5 to linux-5.9
   v5_10,  ///< group types, sd_init() of v5.10 and later (busy_factor 16, imbalance_pct 117)
 };
 

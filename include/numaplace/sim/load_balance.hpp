@@ -31,15 +31,16 @@
 
 namespace numaplace::sim {
 
-/// The balancer of placement P's kernel: v3.19's without an imbalance allowance, v5.5's with
-/// the source-based one of v5.7..v5.9, v5.10's with the later ones.
+/// The balancer of placement P's kernel: v3.19's without an imbalance policy, v5.5's with none
+/// (v5.5) or the source-based allowance (v5.6..v5.9), v5.10's with the later ones.
 template <class P>
 struct lb_rule_of {
   static constexpr lb_rule value = lb_rule::v5_10;  // no NUMA balancing: the default kernel's
 };
 template <class View, class... Ps>
 struct lb_rule_of<placement<View, Ps...>> {
-  static constexpr bool v5_9 = (std::is_same_v<Ps, imbalance_adjustment<imbalance_rule::v5_7>> || ...);
+  static constexpr bool v5_9 = (std::is_same_v<Ps, imbalance_adjustment<imbalance_rule::v5_5>> || ...) ||
+                               (std::is_same_v<Ps, imbalance_adjustment<imbalance_rule::v5_7>> || ...);
   static constexpr lb_rule value = !placement<View, Ps...>::has_imbalance_policy() ? lb_rule::v3_19
                                    : v5_9                                          ? lb_rule::v5_5
                                                                                    : lb_rule::v5_10;
