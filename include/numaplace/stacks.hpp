@@ -74,6 +74,43 @@ using linux_4_2 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>,
                         memory_migration<page_migrate_rule::v3_15>, kernel_numa_migration<4, 2>,
                         fork_placement<fork_rule::v3_8>>;
 
+/// Linux 4.19-rc5, the baseline of Mel Gorman's "Faster migration for automatic NUMA
+/// balancing" (lkml, 1 Oct 2018; "numab" in its tables): Srikar Dronamraju's v4.19 rework of
+/// task_numa_migrate and the preferred node in, the page migration rate limit still on, and
+/// the two-stage filter alone deciding early faults. No NUMA allowance in the balancer yet.
+using linux_4_19_rc5 =
+    stack<kernel_era::v4_16, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
+          group_preferred_pull<group_rule::v3_19>, preferred_settling<settle_rule::v4_19>,
+          scan_period<scan_rule::v4_14>, memory_migration<page_migrate_rule::v4_6, migrate_limit::ratelimit>,
+          kernel_numa_migration<4, 19>, fork_placement<fork_rule::v4_17>>;
+
+/// 4.19-rc5 with the first of those two patches alone: efaffc5e40ae removes the rate limit
+/// ("noratelimit" in its table). 37355bdc5a12 alone is
+/// `replace<linux_4_19_rc5, memory_migration<page_migrate_rule::v4_6, migrate_limit::ratelimit>,
+/// memory_migration<page_migrate_rule::v4_19, migrate_limit::ratelimit>>`.
+using linux_4_19_rc5_noratelimit =
+    replace<linux_4_19_rc5, memory_migration<page_migrate_rule::v4_6, migrate_limit::ratelimit>,
+            memory_migration<page_migrate_rule::v4_6, migrate_limit::none>>;
+
+/// Linux 4.19 as released: both patches, the rate limit gone and private faults migrating at
+/// once early in a task's life (37355bdc5a12; "fastmigrate" in the table).
+using linux_4_19 = replace<linux_4_19_rc5, memory_migration<page_migrate_rule::v4_6, migrate_limit::ratelimit>,
+                           memory_migration<page_migrate_rule::v4_19>>;
+
+/// Linux 5.5: Vincent Guittot's reworked load balancer (0b0695f2b34a: group types, spare
+/// capacity balanced by idle CPUs) and find_idlest_group() (57abff067a08), with no NUMA
+/// allowance at all; task_numa_migrate as v4.19's.
+using linux_5_5 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
+                        group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_5>,
+                        preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
+                        memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 5>,
+                        fork_placement<fork_rule::v5_5>>;
+
+/// Linux 5.6: b396f52326de ("sched/fair: Allow a small load imbalance between low utilisation
+/// SD_NUMA domains"): the load balancer forgives an imbalance while the busiest node runs at
+/// most two tasks; task_numa_migrate does not ask yet (it does from v5.7: linux-5.9).
+using linux_5_6 = replace<linux_5_5, imbalance_adjustment<imbalance_rule::v5_5>, imbalance_adjustment<imbalance_rule::v5_7>>;
+
 /// Linux 5.9: source-based imbalance allowance (before seed 004); settling as since v4.19.
 using linux_5_9 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
                         group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_7>,
@@ -145,6 +182,12 @@ inline auto named_stacks() {
                         hana::make_pair(BOOST_HANA_STRING("patches-1-4"), hana::type_c<stacks::patches_1_4>),
                         hana::make_pair(BOOST_HANA_STRING("linux-4.1"), hana::type_c<stacks::linux_4_1>),
                         hana::make_pair(BOOST_HANA_STRING("linux-4.2"), hana::type_c<stacks::linux_4_2>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-4.19-rc5"), hana::type_c<stacks::linux_4_19_rc5>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-4.19-rc5-noratelimit"),
+                                        hana::type_c<stacks::linux_4_19_rc5_noratelimit>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-4.19"), hana::type_c<stacks::linux_4_19>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-5.5"), hana::type_c<stacks::linux_5_5>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-5.6"), hana::type_c<stacks::linux_5_6>),
                         hana::make_pair(BOOST_HANA_STRING("linux-5.9"), hana::type_c<stacks::linux_5_9>),
                         hana::make_pair(BOOST_HANA_STRING("linux-5.10"), hana::type_c<stacks::linux_5_10>),
                         hana::make_pair(BOOST_HANA_STRING("linux-5.17"), hana::type_c<stacks::linux_5_17>),

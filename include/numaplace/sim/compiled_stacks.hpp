@@ -20,6 +20,11 @@
   X(patches_1_4)                              \
   X(linux_4_1)                                \
   X(linux_4_2)                                \
+  X(linux_4_19_rc5)                           \
+  X(linux_4_19_rc5_noratelimit)               \
+  X(linux_4_19)                               \
+  X(linux_5_5)                                \
+  X(linux_5_6)                                \
   X(linux_5_9)                                \
   X(linux_5_10)                               \
   X(linux_5_17)                               \
