@@ -40,6 +40,15 @@ namespace stacks {
 // Each stack lists its placement rules, then its balancing loop: the scan pace, page
 // migration, task_numa_migrate and fork placement of its kernel (policy/loop_hooks.hpp).
 
+/// Linux 3.13 and 3.14: the first task placement (Mel Gorman's "Basic scheduler support for
+/// automatic NUMA balancing", v3.13) before Rik van Riel's pseudo-interleaving (v3.15): every
+/// page that passes the two-stage filter migrates, shared or not, and a task that moved makes
+/// the node it moved to its preferred one. task_numa_migrate() as v4.1's rule (v3.13's differs
+/// in details not modelled).
+using linux_3_13 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, preferred_settling<settle_rule::v3_13>,
+                         scan_period<scan_rule::v3_13>, memory_migration<page_migrate_rule::v3_13>,
+                         kernel_numa_migration<3, 13>, fork_placement<fork_rule::v3_8>>;
+
 /// Before seed 000 (v3.18): plain fault maxima, task and group combined when they disagree.
 using vanilla = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, preferred_settling<settle_rule::v3_15>,
                       scan_period<scan_rule::v3_17>, memory_migration<page_migrate_rule::v3_15>,
@@ -177,7 +186,8 @@ using numa_core_interleave = extend<numa_core, numaplace::numa_core_interleave>;
 /// Every named stack, by the name the command line uses.
 inline auto named_stacks() {
   namespace hana = boost::hana;
-  return hana::make_map(hana::make_pair(BOOST_HANA_STRING("vanilla"), hana::type_c<stacks::vanilla>),
+  return hana::make_map(hana::make_pair(BOOST_HANA_STRING("linux-3.13"), hana::type_c<stacks::linux_3_13>),
+                        hana::make_pair(BOOST_HANA_STRING("vanilla"), hana::type_c<stacks::vanilla>),
                         hana::make_pair(BOOST_HANA_STRING("patches-1-2"), hana::type_c<stacks::patches_1_2>),
                         hana::make_pair(BOOST_HANA_STRING("patches-1-4"), hana::type_c<stacks::patches_1_4>),
                         hana::make_pair(BOOST_HANA_STRING("linux-4.1"), hana::type_c<stacks::linux_4_1>),

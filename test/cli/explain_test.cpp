@@ -448,7 +448,7 @@ TEST_CASE("explain: bad imbalance questions") {
 
 TEST_CASE("explain: unknown stack, missing file, folder") {
   const std::string input = object({two, R"("task_faults": [[1, 2], [3, 4]])"});
-  check_rejected(input, "unknown stack 'linux-2.6'; valid stacks: vanilla, ", {"--stack", "linux-2.6"});
+  check_rejected(input, "unknown stack 'linux-2.6'; valid stacks: linux-3.13, vanilla, ", {"--stack", "linux-2.6"});
   check_rejected(input, "linux-modern", {"--stack", "linux-2.6"});
 
   const cli_result missing = run_numaplace({"explain", "/no/such/explain-input.json"});

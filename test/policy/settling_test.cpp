@@ -1,4 +1,4 @@
-// What a grouped task's preferred node becomes after task_numa_migrate, per kernel (spec 5).
+// What a task's preferred node becomes after task_numa_migrate, per kernel (spec 5).
 #include <doctest/doctest.h>
 
 #include <numaplace/stacks.hpp>
@@ -24,6 +24,12 @@ node_index settle(const decision_input& in, migrate_outcome m) {
   return with_placement<S>(t, [&](const auto& pl) { return pl.settle_preferred(in, m); });
 }
 }  // namespace
+
+TEST_CASE("v3.13: after a move, the last evaluated node, active or not, grouped or not") {
+  CHECK(settle<settle_rule::v3_13>(grouped, {3, 0, 0, 0}) == 0);        // node 0 is not active: v3.15 keeps 3
+  CHECK(settle<settle_rule::v3_13>(grouped, {3, 0, 2, no_node}) == 3);  // no move: unchanged
+  CHECK(settle<settle_rule::v3_13>(alone, {3, 0, 2, 2}) == 2);          // no group: v3.15 keeps 3
+}
 
 TEST_CASE("v3.15: only after a move, and only onto an active node") {
   CHECK(settle<settle_rule::v3_15>(grouped, {3, 0, 2, 2}) == 2);

@@ -2,8 +2,9 @@
 // (e496132ebedd) shrank from a quarter of the NUMA domain at fork to imb_numa_nr, a quarter of a
 // node (an eighth from v6.0). STREAM shows what that is worth: threads forked onto one node,
 // then spread by the load balancer away from the memory they first touched. Then v4.19's two
-// page-migration changes one at a time (efaffc5e40ae, 37355bdc5a12), and v5.6's first NUMA
-// allowance (b396f52326de) against v5.5's balancer without one.
+// page-migration changes one at a time (efaffc5e40ae, 37355bdc5a12), v5.6's first NUMA
+// allowance (b396f52326de) against v5.5's balancer without one, and v3.13 before v3.15's
+// pseudo-interleaving.
 
 #include <doctest/doctest.h>
 
@@ -187,5 +188,43 @@ TEST_CASE("linux-5.6 forgives two tasks on one node (b396f52326de); linux-5.5 sp
     const group_result t56 = run_stack(t, three, "linux-5.6", o).groups.at(0);
     CHECK(least_ever(t55) <= 2);
     CHECK(least_ever(t56) <= 2);
+  }
+}
+
+namespace {
+// linux-3.13 with v3.15's shared-page rule (the active_nodes mask, 10f39042711b): the
+// pseudo-interleaving half of v3.15 alone.
+using linux_3_13_with_active_nodes =
+    replace<stacks::linux_3_13, memory_migration<page_migrate_rule::v3_13>, memory_migration<page_migrate_rule::v3_15>>;
+
+group_result run_group_of(const dynamic_topology& t, const workload& w, auto stack_type) {
+  group_result out;
+  with_engine<typename decltype(stack_type)::type>(t, w, run_options{}, [&](auto& e) { out = e.run().groups.at(0); });
+  return out;
+}
+}  // namespace
+
+TEST_CASE("linux-3.13 moves a spread group's shared pages more than with pseudo-interleaving's active nodes") {
+  random_engine rng(313);
+  for (int i = 0; i < 4; ++i) {
+    const std::size_t nodes = 2 + random_index(rng, 3);
+    const unsigned cpus = 4u * (1u + static_cast<unsigned>(random_index(rng, 3)));
+    const auto t = direct(nodes, cpus, 21);
+    INFO(nodes << " nodes x " << cpus << " CPUs");
+    // One thread a CPU, every thread on one shared heap: the group cannot fit a node, so the
+    // faults on each chunk come from every node in turn.
+    process_spec p;
+    p.name = "shared";
+    p.memory_bound = 0.5;
+    p.regions.push_back({static_cast<std::uint32_t>(16 * nodes), true});
+    for (std::size_t k = 0; k < nodes * cpus; ++k) p.threads.push_back({{{0, 1.0}}});
+    const workload w = throughput_workload({p}, 30);
+    const group_result v313 = run_group_of(t, w, boost::hana::type_c<stacks::linux_3_13>);
+    const group_result active = run_group_of(t, w, boost::hana::type_c<linux_3_13_with_active_nodes>);
+    INFO("3.13: " << v313.page_migrations << " chunks moved, throughput " << v313.throughput
+                  << "; with active nodes: " << active.page_migrations << ", " << active.throughput);
+    // v3.13 migrates every shared page that two faults in a row send elsewhere; v3.15 only
+    // towards an active node with under 3/4 of the source's faults.
+    CHECK(v313.page_migrations > active.page_migrations);
   }
 }

@@ -16,6 +16,7 @@
 namespace numaplace {
 
 enum class settle_rule : std::uint8_t {
+  v3_13,  ///< any task, grouped or not, after a move: the last evaluated node (v3.13..v3.14)
   v3_15,  ///< only after a move: the last evaluated node, if the group is active there
   v4_2,   ///< also without a move, judged on the source node (seed 001's fix)
   v4_6,   ///< the last evaluated node, if the group spans nodes and is active there
@@ -34,10 +35,15 @@ template <settle_rule Rule>
 struct preferred_settling {
   static constexpr settle_rule rule = Rule;
 
-  /// The grouped task's preferred node after the attempt (unchanged for tasks without group).
+  /// The task's preferred node after the attempt (from v3.15 unchanged for tasks without group).
   /// Postcondition: m.preferred, m.last_evaluated, m.moved_to or m.source.
   template <class Placement>
   node_index settle_preferred(const Placement&, const decision_input& in, const migrate_outcome& m) const noexcept {
+    if constexpr (Rule == settle_rule::v3_13) {
+      // v3.13 task_numa_migrate(): sched_setnuma(p, env.dst_nid) once a CPU was found, before
+      // the move; v3.15 limited it to grouped tasks moving into an active node.
+      return m.moved_to != no_node ? m.last_evaluated : m.preferred;
+    }
     if (!in.has_group()) return m.preferred;
     const fault_view& g = in.group;
     const auto active = [&](node_index n) { return n != no_node && n < g.node_count() && is_active_node(g, n); };
