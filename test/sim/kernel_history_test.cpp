@@ -20,6 +20,17 @@ using namespace sim_test;
 
 namespace {
 
+// A random machine's shape: 2 to 4 nodes of `step` to `step * steps` CPUs, a multiple of `step`.
+struct shape {
+  std::size_t nodes;
+  unsigned cpus;
+};
+
+shape random_shape(random_engine& rng, unsigned step, std::size_t steps) {
+  const std::size_t nodes = 2 + random_index(rng, 3);
+  return {nodes, step * (1u + static_cast<unsigned>(random_index(rng, steps)))};
+}
+
 struct trial {
   std::size_t nodes;
   unsigned cpus;
@@ -32,8 +43,7 @@ std::vector<trial> trials() {
   random_engine rng(22);
   std::vector<trial> out;
   while (out.size() < 6) {
-    const std::size_t nodes = 2 + random_index(rng, 3);
-    const unsigned cpus = 8u * (1u + static_cast<unsigned>(random_index(rng, 4)));
+    const auto [nodes, cpus] = random_shape(rng, 8, 4);
     const std::size_t quarter = nodes * cpus / 4;
     const std::size_t most = std::min<std::size_t>(quarter - 1, cpus);
     const std::size_t least = cpus / 4 + 2;
@@ -109,24 +119,10 @@ TEST_CASE("imb_numa_nr by kernel: a quarter of a node in linux-5.18, an eighth f
   }
 }
 
-namespace {
-
-struct stream_trial {
-  std::size_t nodes;
-  unsigned cpus;
-};
-
-std::vector<stream_trial> stream_trials() {
-  random_engine rng(420);  // draws 2x16, 3x16, 2x8 and 4x8
-  std::vector<stream_trial> out;
-  for (int i = 0; i < 4; ++i) out.push_back({2 + random_index(rng, 3), 8u * (1u + static_cast<unsigned>(random_index(rng, 2)))});
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("linux-4.19-rc5 rate-limits the pages that follow STREAM's threads; efaffc5e40ae lifts the limit") {
-  for (const stream_trial& c : stream_trials()) {
+  random_engine rng(420);  // draws 2x16, 3x16, 2x8 and 4x8
+  for (int i = 0; i < 4; ++i) {
+    const shape c = random_shape(rng, 8, 2);
     const auto t = generate::fully_connected(c.nodes, 21, {c.cpus, std::uint64_t{8} << 30});
     // A node's worth of threads and 2.4 GB of arrays a node: forked onto the parent node (v4.17's
     // fork rule), spread by the balancer, their slices left behind to follow them. (With every
@@ -160,10 +156,9 @@ TEST_CASE("linux-4.19-rc5 rate-limits the pages that follow STREAM's threads; ef
 TEST_CASE("linux-5.6 forgives two tasks on one node (b396f52326de); linux-5.5 spreads them, and both spread three") {
   random_engine rng(56);
   for (int i = 0; i < 4; ++i) {
-    const std::size_t nodes = 2 + random_index(rng, 3);
-    const unsigned cpus = 4u * (1u + static_cast<unsigned>(random_index(rng, 4)));
-    const auto t = direct(nodes, cpus, 21);
-    INFO(nodes << " nodes x " << cpus << " CPUs");
+    const shape c = random_shape(rng, 4, 4);
+    const auto t = direct(c.nodes, c.cpus, 21);
+    INFO(c.nodes << " nodes x " << c.cpus << " CPUs");
     const auto most_ever = [](const group_result& g) {
       std::uint32_t most = 0;
       for (const occupancy& o : g.tasks_over_time) most = std::max(most, most_on_one_node(o));
@@ -207,17 +202,16 @@ group_result run_group_of(const dynamic_topology& t, const workload& w, auto sta
 TEST_CASE("linux-3.13 moves a spread group's shared pages more than with pseudo-interleaving's active nodes") {
   random_engine rng(313);
   for (int i = 0; i < 4; ++i) {
-    const std::size_t nodes = 2 + random_index(rng, 3);
-    const unsigned cpus = 4u * (1u + static_cast<unsigned>(random_index(rng, 3)));
-    const auto t = direct(nodes, cpus, 21);
-    INFO(nodes << " nodes x " << cpus << " CPUs");
+    const shape c = random_shape(rng, 4, 3);
+    const auto t = direct(c.nodes, c.cpus, 21);
+    INFO(c.nodes << " nodes x " << c.cpus << " CPUs");
     // One thread a CPU, every thread on one shared heap: the group cannot fit a node, so the
     // faults on each chunk come from every node in turn.
     process_spec p;
     p.name = "shared";
     p.memory_bound = 0.5;
-    p.regions.push_back({static_cast<std::uint32_t>(16 * nodes), true});
-    for (std::size_t k = 0; k < nodes * cpus; ++k) p.threads.push_back({{{0, 1.0}}});
+    p.regions.push_back({static_cast<std::uint32_t>(16 * c.nodes), true});
+    for (std::size_t k = 0; k < c.nodes * c.cpus; ++k) p.threads.push_back({{{0, 1.0}}});
     const workload w = throughput_workload({p}, 30);
     const group_result v313 = run_group_of(t, w, boost::hana::type_c<stacks::linux_3_13>);
     const group_result active = run_group_of(t, w, boost::hana::type_c<linux_3_13_with_active_nodes>);
