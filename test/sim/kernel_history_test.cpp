@@ -153,22 +153,26 @@ TEST_CASE("linux-4.19-rc5 rate-limits the pages that follow STREAM's threads; ef
   }
 }
 
+namespace {
+// The most and the fewest tasks the busiest node held at any snapshot of the run.
+std::uint32_t most_ever(const group_result& g) {
+  std::uint32_t most = 0;
+  for (const occupancy& o : g.tasks_over_time) most = std::max(most, most_on_one_node(o));
+  return most;
+}
+std::uint32_t least_ever(const group_result& g) {
+  std::uint32_t least = ~0u;
+  for (const occupancy& o : g.tasks_over_time) least = std::min(least, most_on_one_node(o));
+  return least;
+}
+}  // namespace
+
 TEST_CASE("linux-5.6 forgives two tasks on one node (b396f52326de); linux-5.5 spreads them, and both spread three") {
   random_engine rng(56);
   for (int i = 0; i < 4; ++i) {
     const shape c = random_shape(rng, 4, 4);
     const auto t = direct(c.nodes, c.cpus, 21);
     INFO(c.nodes << " nodes x " << c.cpus << " CPUs");
-    const auto most_ever = [](const group_result& g) {
-      std::uint32_t most = 0;
-      for (const occupancy& o : g.tasks_over_time) most = std::max(most, most_on_one_node(o));
-      return most;
-    };
-    const auto least_ever = [](const group_result& g) {
-      std::uint32_t least = ~0u;
-      for (const occupancy& o : g.tasks_over_time) least = std::min(least, most_on_one_node(o));
-      return least;
-    };
     run_options o;
     // Two threads sharing nothing: fork keeps both on the parent node (it has idle CPUs).
     const workload pair = throughput_workload({private_process("pair", 2, 0.5)}, 20);
@@ -192,9 +196,10 @@ namespace {
 using linux_3_13_with_active_nodes =
     replace<stacks::linux_3_13, memory_migration<page_migrate_rule::v3_13>, memory_migration<page_migrate_rule::v3_15>>;
 
-group_result run_group_of(const dynamic_topology& t, const workload& w, auto stack_type) {
+// Not a named stack, so not in the registry: its engine is instantiated here.
+group_result run_with_active_nodes(const dynamic_topology& t, const workload& w) {
   group_result out;
-  with_engine<typename decltype(stack_type)::type>(t, w, run_options{}, [&](auto& e) { out = e.run().groups.at(0); });
+  with_engine<linux_3_13_with_active_nodes>(t, w, run_options{}, [&](auto& e) { out = e.run().groups.at(0); });
   return out;
 }
 }  // namespace
@@ -213,8 +218,8 @@ TEST_CASE("linux-3.13 moves a spread group's shared pages more than with pseudo-
     p.regions.push_back({static_cast<std::uint32_t>(16 * c.nodes), true});
     for (std::size_t k = 0; k < c.nodes * c.cpus; ++k) p.threads.push_back({{{0, 1.0}}});
     const workload w = throughput_workload({p}, 30);
-    const group_result v313 = run_group_of(t, w, boost::hana::type_c<stacks::linux_3_13>);
-    const group_result active = run_group_of(t, w, boost::hana::type_c<linux_3_13_with_active_nodes>);
+    const group_result v313 = run_stack(t, w, "linux-3.13", run_options{}).groups.at(0);
+    const group_result active = run_with_active_nodes(t, w);
     INFO("3.13: " << v313.page_migrations << " chunks moved, throughput " << v313.throughput
                   << "; with active nodes: " << active.page_migrations << ", " << active.throughput);
     // v3.13 migrates every shared page that two faults in a row send elsewhere; v3.15 only
