@@ -191,3 +191,18 @@ TEST_CASE("memory_migration: numamigrate_update_ratelimit counts pages per desti
   CHECK_FALSE(at.limited(0, 1, 2));
   CHECK(at.limited(0, 1, 3));
 }
+
+TEST_CASE("memory_migration: migrate_ratelimited says a node is saturated until a second after its full window") {
+  // 128 MB per 100 ms (32768 pages), PTE updates held back up to 1 s after the window closes.
+  constexpr std::uint64_t ms = 1'000'000;
+  migrate_ratelimit rl(2);
+  CHECK_FALSE(rl.saturated(0, 0));  // nothing taken
+  CHECK_FALSE(rl.limited(0, migrate_ratelimit::default_pages - 1, 1 * ms));  // window until 101 ms
+  CHECK_FALSE(rl.saturated(0, 2 * ms));  // one page short of the rate
+  CHECK_FALSE(rl.limited(0, 1, 2 * ms));
+  CHECK(rl.saturated(0, 2 * ms));                // the full rate taken
+  CHECK_FALSE(rl.saturated(1, 2 * ms));          // per node
+  CHECK(rl.saturated(0, 1101 * ms));             // the window closed at 101 ms: 1 s later still
+  CHECK_FALSE(rl.saturated(0, 1101 * ms + 1));   // then no longer, though no fault reopened it
+  CHECK_FALSE(rl.saturated(7, 2 * ms));          // a node past the limiter's count never is
+}

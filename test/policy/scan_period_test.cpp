@@ -180,3 +180,37 @@ TEST_CASE("scan_period: backs_off says when the mm's next scan is put off too") 
   private_remote.locality = {5, 0, 0};
   CHECK(scan_period<scan_rule::v4_14>{}.backs_off(private_remote));
 }
+
+TEST_CASE("scan_period: v3.8 paces each 256 MB step by faults, 100 ms to 5 s, and resets once a minute") {
+  constexpr scan_period<scan_rule::v3_8> pace{};
+  constexpr scan_tunables t = pace.tunables;
+  CHECK(t.period_min_ms == 100);
+  CHECK(t.period_max_ms == 5000);
+  CHECK(pace.period_reset_ms == 60000);
+  // The period is per scan_size step, so the RSS does not scale it (v3.13's task_scan_min does).
+  for (const std::uint64_t rss : {std::uint64_t{0}, window, 100 * window}) {
+    CHECK(pace.task_scan_start(rss, t) == 100);
+    CHECK(pace.task_scan_max(rss, t) == 5000);
+  }
+  // Each fault that migrates nothing adds 10 ms, up to the maximum; a migrating one adds nothing.
+  CHECK(pace.after_fault(100, false, t) == 110);
+  CHECK(pace.after_fault(100, true, t) == 100);
+  CHECK(pace.after_fault(4995, false, t) == 5000);
+  CHECK(pace.after_fault(5000, false, t) == 5000);
+  unsigned period = 100;
+  for (int i = 0; i < 490; ++i) period = pace.after_fault(period, false, t);
+  CHECK(period == 5000);  // 490 placed huge pages (980 MB) slow the scan to its slowest
+  // No fault windows adapt it, and nothing backs off.
+  CHECK(pace.update_task_scan_period(700, 5000, 100, 5000, win(0, 0, 0, 0)) == 700);
+  CHECK(pace.update_task_scan_period(700, 5000, 100, 5000, win(0, 10, 0, 10, 5)) == 700);
+  CHECK_FALSE(pace.backs_off(win(0, 0, 0, 0)));
+  CHECK(pace.waits_for_new_node);
+  CHECK(pace.skips_saturated_node);
+  // Later rules leave the period to their windows, and have neither v3.8 mechanism.
+  constexpr scan_period<scan_rule::v3_13> later{};
+  CHECK(later.after_fault(100, false) == 100);
+  CHECK(later.period_reset_ms == 0);
+  CHECK_FALSE(later.waits_for_new_node);
+  CHECK_FALSE(later.skips_saturated_node);
+  CHECK(later.tunables.period_min_ms == 1000);
+}

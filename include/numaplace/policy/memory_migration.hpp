@@ -177,6 +177,7 @@ class migrate_ratelimit {
   /// 128 MB in 4 KiB pages (128 << (20 - PAGE_SHIFT)).
   static constexpr std::uint64_t default_pages = 128u << (20 - 12);
   static constexpr std::uint64_t default_window_ns = 100'000'000;
+  static constexpr std::uint64_t pte_update_interval_ns = 1'000'000'000;
 
   explicit migrate_ratelimit(std::size_t node_count, std::uint64_t pages_per_window = default_pages,
                              std::uint64_t window_ns = default_window_ns)
@@ -195,6 +196,16 @@ class migrate_ratelimit {
     if (w.taken > limit_) return true;
     w.taken += pages;
     return false;
+  }
+
+  /// migrate_ratelimited() (v3.8..v3.12, for the scanner of that era): whether `node` has taken
+  /// its full rate in a window that closed at most a second ago (pteupdate_interval_millisecs:
+  /// the window only restarts on a fault, so a quiet node stops counting as saturated).
+  bool saturated(node_index node, std::uint64_t now_ns) const noexcept {
+    if (node >= nodes_.size()) return false;
+    const node_window& w = nodes_[node];
+    if (now_ns > w.next_window_ns + pte_update_interval_ns) return false;
+    return w.taken >= limit_;
   }
 
   /// Pages admitted to `dst` in its current window.

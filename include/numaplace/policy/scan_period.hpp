@@ -12,8 +12,12 @@
 // Everything here is a pure function of what the caller passes: the caller keeps the task's
 // numa_scan_period and numa_scan_period_max.
 //
-// Not modelled: v3.8..v3.12, where each non-migrating fault added 10 ms and a full scan without
-// updates doubled the period; the 3 % runtime cap on scanning (v4.5); the scan-period resets on
+// v3.8..v3.12 (balancenuma) paced each scan_size step, not a whole pass: every hinting fault
+// that did not migrate added 10 ms to the period, the mm reset it to the minimum once a minute,
+// nothing was scanned before a thread of the mm ran off its first node, and a thread whose
+// node was taking its full migration rate marked nothing.
+//
+// Not modelled: the 3 % runtime cap on scanning (v4.5); the scan-period resets on
 // node changes (task_numa_migrate up to v4.18, update_scan_period from v4.19); v6.x's per-VMA
 // scanning decisions.
 
@@ -28,6 +32,9 @@
 namespace numaplace {
 
 enum class scan_rule : std::uint8_t {
+  v3_8,   ///< balancenuma: 100..5000 ms per scan_size step, +10 ms per fault that did not
+          ///< migrate ("mm: sched: Adapt the scanning rate if a NUMA hinting fault does not
+          ///< migrate"), reset to the minimum every 60 s; no fault windows (v3.8..v3.12)
   v3_13,  ///< adaptive period (04bb2f94): threshold 3 of 10 local slots; speed-ups scaled by the
           ///< private share; start at task_scan_min; retry the preferred node every 1 s (v3.13..v3.16)
   v3_17,  ///< threshold 7 (a22b4b01), private share over private + shared + 1; retry every
@@ -101,6 +108,19 @@ constexpr std::uint64_t scale_by_group(std::uint64_t period, const scan_group& g
 template <scan_rule Rule>
 struct scan_period {
   static constexpr scan_rule rule = Rule;
+  /// The era's sysctl defaults.
+  static constexpr scan_tunables tunables = Rule == scan_rule::v3_8 ? scan_tunables_v3_8 : scan_tunables{};
+  /// sysctl_numa_balancing_scan_period_reset (v3.8..v3.12): every 60 s, task_numa_work() put
+  /// the scanning thread's period back to the minimum, "in case of phase changes". 0: never.
+  static constexpr unsigned period_reset_ms = Rule == scan_rule::v3_8 ? 60000 : 0;
+  /// 5bca2303 (v3.8, reverted in v3.13): an mm is not scanned until one of its threads runs on
+  /// a node other than the first one a scan attempt saw (mm->first_nid).
+  static constexpr bool waits_for_new_node = Rule == scan_rule::v3_8;
+  /// af1839d722c9 (v3.8, gone with 9e645ab6d089 in v3.13): a thread whose node is migration
+  /// rate-limited (migrate_ratelimited()) marks nothing.
+  static constexpr bool skips_saturated_node = Rule == scan_rule::v3_8;
+  /// Whether each hinting fault moves the period (after_fault), as v3.8's did.
+  static constexpr bool paces_per_fault = Rule == scan_rule::v3_8;
   /// NUMA_PERIOD_THRESHOLD: 3 in v3.13 (04bb2f94), 7 since a22b4b01.
   static constexpr int threshold = Rule == scan_rule::v3_13 ? 3 : 7;
 
@@ -108,6 +128,8 @@ struct scan_period {
   /// maximum grows with its task count and its shared share.
   constexpr unsigned task_scan_max(std::uint64_t rss_pages, const scan_tunables& t = {}, const scan_group& g = {},
                                    unsigned page_shift = 12) const noexcept {
+    // v3.8's period is per scan_size step: the sysctl alone, whatever the RSS.
+    if constexpr (Rule == scan_rule::v3_8) return t.period_max_ms;
     const unsigned smin = task_scan_min(rss_pages, t, page_shift);
     std::uint64_t smax = t.period_max_ms / task_nr_scan_windows(rss_pages, t, page_shift);
     if constexpr (Rule >= scan_rule::v4_14) {
@@ -120,6 +142,7 @@ struct scan_period {
   /// up to v4.13, task_scan_start() (the minimum scaled like the maximum) from v4.14.
   constexpr unsigned task_scan_start(std::uint64_t rss_pages, const scan_tunables& t = {}, const scan_group& g = {},
                                      unsigned page_shift = 12) const noexcept {
+    if constexpr (Rule == scan_rule::v3_8) return t.period_min_ms;  // task_tick_numa's first tick
     const unsigned smin = task_scan_min(rss_pages, t, page_shift);
     if constexpr (Rule >= scan_rule::v4_14) {
       if (!g.empty()) return static_cast<unsigned>(std::max<std::uint64_t>(smin, detail::scale_by_group(smin, g)));
@@ -135,6 +158,7 @@ struct scan_period {
   /// whose divisors are 0 (which the kernel never sees) reads the ratio as 0.
   constexpr unsigned update_task_scan_period(unsigned period_ms, unsigned period_max_ms, unsigned smin, unsigned smax,
                                              const fault_window& w) const noexcept {
+    if constexpr (Rule == scan_rule::v3_8) return period_ms;  // v3.8 paces per fault (after_fault)
     const std::uint64_t shared = w.fault_types[0];
     const std::uint64_t priv = w.fault_types[1];
     const std::uint64_t remote = w.locality[static_cast<std::size_t>(locality_slot::remote)];
@@ -176,6 +200,15 @@ struct scan_period {
     return std::min(std::max(next, smin), smax);                    // clamp()
   }
 
+  /// task_numa_fault() of v3.8..v3.12: a fault whose page did not migrate adds 10 jiffies
+  /// (10 ms at HZ=1000) up to the maximum. Later rules leave the period to the fault windows.
+  constexpr unsigned after_fault(unsigned period_ms, bool migrated, const scan_tunables& t = tunables) const noexcept {
+    if constexpr (Rule == scan_rule::v3_8) {
+      if (!migrated) return std::min(t.period_max_ms, period_ms + 10);
+    }
+    return period_ms;
+  }
+
   /// Whether update_task_scan_period() backs off at once for window `w` (no faults of
   /// interest, or, from v4.0, failed migrations): the period doubles and the mm's next scan is
   /// put off by the new period (mm->numa_next_scan), not only the task's.
@@ -183,6 +216,7 @@ struct scan_period {
     const std::uint64_t shared = w.fault_types[0];
     const std::uint64_t local = w.locality[static_cast<std::size_t>(locality_slot::local)];
     const std::uint64_t failed = w.locality[static_cast<std::size_t>(locality_slot::migration_failed)];
+    if constexpr (Rule == scan_rule::v3_8) return false;
     if constexpr (Rule >= scan_rule::v4_0) return local + shared == 0 || failed != 0;
     return local + shared == 0;
   }
@@ -192,7 +226,7 @@ struct scan_period {
   /// v3.17 min(HZ, msecs_to_jiffies(numa_scan_period) / 16).
   constexpr unsigned long migrate_retry_jiffies(unsigned period_ms, unsigned hz = 1000) const noexcept {
     const unsigned long one_second = hz;
-    if constexpr (Rule == scan_rule::v3_13) {
+    if constexpr (Rule <= scan_rule::v3_13) {  // v3.8 has no preferred node to retry
       return one_second;
     } else {
       const unsigned long period_jiffies = (static_cast<unsigned long>(period_ms) * hz + 999) / 1000;  // msecs_to_jiffies rounds up
