@@ -65,6 +65,11 @@ P make_policy(const View& view) {
 template <class P>
 inline constexpr bool policy_reads_buddies = requires { requires P::reads_buddies; };
 
+// Whether policy P keeps tasks out of numa_groups (declares `static constexpr bool
+// forms_groups = false`, as page_placement_only does for v3.8).
+template <class P>
+inline constexpr bool policy_forgoes_groups = requires { requires !P::forms_groups; };
+
 }  // namespace detail
 
 template <class View, class... Policies>
@@ -182,6 +187,10 @@ class placement {
   /// Whether a policy reads decision_input::buddies (numa/core's buddy counts): callers that
   /// can count where a task's buddies run fill them only then.
   static constexpr bool reads_buddies() noexcept { return (detail::policy_reads_buddies<Policies> || ...); }
+
+  /// Whether tasks that fault on each other's pages join one numa_group (task_numa_group(),
+  /// v3.13 onwards): true unless a policy says its kernel had none.
+  static constexpr bool forms_groups() noexcept { return !(detail::policy_forgoes_groups<Policies> || ...); }
 
   /// numa_has_capacity(): true unless a capacity policy refuses the move.
   bool has_capacity(const node_load& src, const node_load& dst) const noexcept {

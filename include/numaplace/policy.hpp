@@ -16,6 +16,7 @@
 #include "policy/memory_migration.hpp"
 #include "policy/neighbour_weighting.hpp"
 #include "policy/numa_core.hpp"
+#include "policy/page_placement_only.hpp"
 #include "policy/preferred_settling.hpp"
 #include "policy/scan_period.hpp"
 #include "policy/shared_interleave.hpp"
