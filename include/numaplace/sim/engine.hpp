@@ -85,6 +85,9 @@ class engine {
   /// The simulated time now, ms.
   double now_ms() const noexcept { return s_.now_ms; }
 
+  /// NUMA hinting faults taken so far (one per armed chunk touched).
+  std::uint64_t hinting_faults() const noexcept { return s_.faults; }
+
   /// How many times a CPU went idle because its last task slept (cpu_went_idle() calls).
   std::uint64_t idle_transitions() const noexcept { return went_idle_; }
 

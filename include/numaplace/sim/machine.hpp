@@ -89,6 +89,11 @@ struct process_state {
   double next_scan_ms = 0;
   std::uint64_t scan_offset = 0;  // in chunks, over the process's regions in order
   std::uint32_t scan_seq = 0;
+  // v3.8..v3.12 only (scan_rule::v3_8): mm->first_nid, whether a thread has run off it since
+  // (scanning starts then), and mm->numa_next_reset.
+  node_index first_nid = no_node;
+  bool scan_active = false;
+  double next_reset_ms = 0;
   bool started = false;  // its threads exist (workload start_ms reached)
   // Its collector (gc.hpp): chunks allocated since the last collection, whether a pause is on
   // and the work it has left, and what the pauses added up to.

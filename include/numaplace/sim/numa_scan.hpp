@@ -48,6 +48,19 @@ class numa_scanner {
     if constexpr (has_page_rule) return page_policy::rule == page_migrate_rule::v3_15;
     return false;
   }();
+  using pace_policy = std::remove_cvref_t<decltype(std::declval<const Placement&>().scan_pacing())>;
+  // The pace's era, when it names one (scan_period does; a user's own pace may not).
+  static constexpr scan_tunables era_tunables = [] {
+    if constexpr (requires { pace_policy::tunables; }) return pace_policy::tunables;
+    return scan_tunables{};
+  }();
+  static constexpr bool paces_per_fault = requires { requires pace_policy::paces_per_fault; };
+  static constexpr bool waits_for_new_node = requires { requires pace_policy::waits_for_new_node; };
+  static constexpr bool skips_saturated_node = requires { requires pace_policy::skips_saturated_node; };
+  static constexpr unsigned period_reset_ms = [] {
+    if constexpr (requires { pace_policy::period_reset_ms; }) return pace_policy::period_reset_ms;
+    return 0u;
+  }();
 
  public:
   numa_scanner(world& s, const Placement& pl) : s_(s), pl_(pl), ratelimit_(s.m.node_count()) {}
@@ -66,7 +79,10 @@ class numa_scanner {
   }
 
   /// A new mm's first scan waits numa_balancing_scan_delay_ms.
-  void start_process(process_state& ps) { ps.next_scan_ms = s_.now_ms + tunables_.delay_ms; }
+  void start_process(process_state& ps) {
+    ps.next_scan_ms = s_.now_ms + tunables_.delay_ms;
+    ps.next_reset_ms = s_.now_ms + period_reset_ms;
+  }
 
   /// Runs every mm scan that is due now.
   void scan_due() {
@@ -75,7 +91,25 @@ class numa_scanner {
       if (ps.live == 0 || ps.next_scan_ms > s_.now_ms) continue;
       const task_index winner = a_live_task(p);
       if (winner == no_task) continue;
-      ps.next_scan_ms = s_.now_ms + period_of(s_.m.tasks[winner]);
+      task_state& t = s_.m.tasks[winner];
+      if constexpr (waits_for_new_node) {
+        // v3.8: the first attempt notes its node; none scans until a thread runs elsewhere.
+        if (ps.first_nid == no_node) ps.first_nid = t.node;
+        if (!ps.scan_active) {
+          if (t.node == ps.first_nid) continue;
+          ps.scan_active = true;
+        }
+      }
+      if constexpr (period_reset_ms != 0) {
+        if (s_.now_ms > ps.next_reset_ms) {  // v3.8: back to the fastest pace once a minute
+          t.scan_period_ms = tunables_.period_min_ms;
+          ps.next_reset_ms = s_.now_ms + period_reset_ms;
+        }
+      }
+      ps.next_scan_ms = s_.now_ms + period_of(t);
+      if constexpr (skips_saturated_node) {
+        if (ratelimit_.saturated(t.node, static_cast<std::uint64_t>(s_.now_ms * 1e6))) continue;
+      }
       scan_step(p);
     }
   }
@@ -129,19 +163,25 @@ class numa_scanner {
       ++s_.mem.full.migrations_refused;
     }
     node_index recorded_node = ch.node;
-    if (target != no_node && !failed) {
+    const bool migrated = target != no_node && !failed;
+    if (migrated) {
       s_.mem.place(rs, ch, target);
       recorded_node = target;
       t.stall_ms += s_.c.page_migrate_cost_ms;
       ++m.processes[t.process].page_moves;
     }
     t.stall_ms += s_.c.hinting_fault_cost_ms;
+    if constexpr (paces_per_fault) {
+      t.scan_period_ms = pl_.scan_pacing().after_fault(static_cast<unsigned>(period_of(t)), migrated, tunables_);
+    }
     // First accesses count as private; then private when the same task faulted last, unless a
     // shared fault turns out to be false sharing.
     bool is_private = last.unset() || last.task == id;
-    if (!is_private) {
-      is_private = join_on_shared_fault(m, id, last, s_.rng) == join_verdict::false_sharing;
-      if constexpr (keeps_active_mask) grow_masks();
+    if constexpr (Placement::forms_groups()) {
+      if (!is_private) {
+        is_private = join_on_shared_fault(m, id, last, s_.rng) == join_verdict::false_sharing;
+        if constexpr (keeps_active_mask) grow_masks();
+      }
     }
     if (s_.now_ms >= t.migrate_retry_ms) {
       place(id);
@@ -258,7 +298,7 @@ class numa_scanner {
   static constexpr unsigned page_shift = 12;  // 4 KiB pages
   world& s_;
   const Placement& pl_;
-  scan_tunables tunables_{};
+  scan_tunables tunables_ = era_tunables;
   migrate_ratelimit ratelimit_;
   access_index touchers_;
   buddy_counter buddies_;
