@@ -176,13 +176,19 @@ std::string why(const Placement& pl, const explain_input& in, const decision_inp
   preferred_rule rule = preferred_rule::v5_18;
   bool narrows = false;
   bool weighs_neighbours = false;
+  bool places_tasks = true;
   pl.for_each_policy([&](const auto& p) {
     using P = std::decay_t<decltype(p)>;
+    if constexpr (std::is_same_v<P, numaplace::page_placement_only>) places_tasks = false;
     if constexpr (scoring_rule_of<P>::value) rule = scoring_rule_of<P>::rule;
     if constexpr (requires { p.choose_group_node(pl, di, node_index{}); }) narrows = true;
     if constexpr (requires { p.score_nearby(pl, fault_view{}, node_index{}, distance_t{}); }) weighs_neighbours = true;
   });
 
+  if (!places_tasks) {
+    return "no preferred node: this kernel places no task by its faults (v3.8..v3.12: task_numa_placement() was a "
+           "placeholder; pages move to their tasks instead)";
+  }
   const node_index task_max = most_faults(in.task_faults);
   const std::uint64_t task_total = total_of(in.task_faults);
   if (!in.group_faults) {

@@ -26,6 +26,7 @@
 #include "policy/memory_migration.hpp"
 #include "policy/neighbour_weighting.hpp"
 #include "policy/numa_core.hpp"
+#include "policy/page_placement_only.hpp"
 #include "policy/preferred_settling.hpp"
 #include "policy/scan_period.hpp"
 #include "policy/shared_interleave.hpp"
@@ -39,6 +40,15 @@ namespace stacks {
 
 // Each stack lists its placement rules, then its balancing loop: the scan pace, page
 // migration, task_numa_migrate and fork placement of its kernel (policy/loop_hooks.hpp).
+
+/// Linux 3.8 to 3.12, balancenuma (Mel Gorman's series as merged in v3.8): a page moves to the
+/// node of the task that faults on it twice in a row from there (rate-limited), and nothing
+/// moves tasks towards their memory; the scan slows by 10 ms per fault that moves nothing and
+/// returns to its fastest every minute. kernel_numa_migration<3, 8> is there for fork
+/// placement's imbalance_pct alone: with no preferred node, task_numa_migrate never runs.
+using linux_3_8 = stack<kernel_era::v3_19, page_placement_only, scan_period<scan_rule::v3_8>,
+                        memory_migration<page_migrate_rule::v3_8>, kernel_numa_migration<3, 8>,
+                        fork_placement<fork_rule::v3_8>>;
 
 /// Linux 3.13 and 3.14: the first task placement (Mel Gorman's "Basic scheduler support for
 /// automatic NUMA balancing", v3.13) before Rik van Riel's pseudo-interleaving (v3.15): every
@@ -186,7 +196,8 @@ using numa_core_interleave = extend<numa_core, numaplace::numa_core_interleave>;
 /// Every named stack, by the name the command line uses.
 inline auto named_stacks() {
   namespace hana = boost::hana;
-  return hana::make_map(hana::make_pair(BOOST_HANA_STRING("linux-3.13"), hana::type_c<stacks::linux_3_13>),
+  return hana::make_map(hana::make_pair(BOOST_HANA_STRING("linux-3.8"), hana::type_c<stacks::linux_3_8>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-3.13"), hana::type_c<stacks::linux_3_13>),
                         hana::make_pair(BOOST_HANA_STRING("vanilla"), hana::type_c<stacks::vanilla>),
                         hana::make_pair(BOOST_HANA_STRING("patches-1-2"), hana::type_c<stacks::patches_1_2>),
                         hana::make_pair(BOOST_HANA_STRING("patches-1-4"), hana::type_c<stacks::patches_1_4>),

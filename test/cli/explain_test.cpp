@@ -271,6 +271,15 @@ TEST_CASE("explain: -1 when the faults it chooses from are all zero") {
   CHECK(grouped.contains("group_weight"));
 }
 
+TEST_CASE("explain: linux-3.8 places no task, whatever its faults, and says so") {
+  const std::string task = R"("task_faults": [[0, 0], [0, 9], [0, 0], [0, 0]])";
+  const json v38 = explain_json(object({direct4, task}), {"--stack", "linux-3.8"});
+  CHECK(v38["preferred_nid"] == -1);
+  CHECK(v38["why"].get<std::string>().find("places no task") != std::string::npos);
+  // The same faults give node 1 to a kernel that places tasks.
+  CHECK(explain_json(object({direct4, task}), {"--stack", "linux-3.13"})["preferred_nid"] == 1);
+}
+
 TEST_CASE("explain: vanilla gates on the task's faults, linux-modern chooses from the group's") {
   // Task faults all zero, group faults on node 1.
   const std::string input = object({direct4, R"("task_faults": [[0, 0], [0, 0], [0, 0], [0, 0]])",
@@ -448,7 +457,7 @@ TEST_CASE("explain: bad imbalance questions") {
 
 TEST_CASE("explain: unknown stack, missing file, folder") {
   const std::string input = object({two, R"("task_faults": [[1, 2], [3, 4]])"});
-  check_rejected(input, "unknown stack 'linux-2.6'; valid stacks: linux-3.13, vanilla, ", {"--stack", "linux-2.6"});
+  check_rejected(input, "unknown stack 'linux-2.6'; valid stacks: linux-3.8, linux-3.13, vanilla, ", {"--stack", "linux-2.6"});
   check_rejected(input, "linux-modern", {"--stack", "linux-2.6"});
 
   const cli_result missing = run_numaplace({"explain", "/no/such/explain-input.json"});

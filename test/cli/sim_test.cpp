@@ -372,7 +372,7 @@ TEST_CASE("--plot writes data, a script and PNGs, or says gnuplot is missing") {
 
 TEST_CASE("bad sim input: a message and exit code 2") {
   check_rejected({"sim", "--experiment", "seed999"}, "unknown experiment 'seed999'; valid experiments: seed000, ");
-  check_rejected(with(small, {"--stacks", "linux-modern,nope"}), "unknown stack 'nope'; valid stacks: linux-3.13, vanilla, ");
+  check_rejected(with(small, {"--stacks", "linux-modern,nope"}), "unknown stack 'nope'; valid stacks: linux-3.8, linux-3.13, vanilla, ");
   check_rejected({"sim", "--workload", "numa02:4", "--machine", "no-such-box"}, "unknown machine 'no-such-box'");
   check_rejected({"sim", "--workload", "specjbb:2"}, "--workload 'specjbb:2': specjbb takes 2 to 3 fields");
   check_rejected({"sim", "--workload", "specjbb:2:x"}, "WAREHOUSES must be a positive integer, not 'x'");

@@ -20,17 +20,6 @@ using namespace sim_test;
 
 namespace {
 
-// A random machine's shape: 2 to 4 nodes of `step` to `step * steps` CPUs, a multiple of `step`.
-struct shape {
-  std::size_t nodes;
-  unsigned cpus;
-};
-
-shape random_shape(random_engine& rng, unsigned step, std::size_t steps) {
-  const std::size_t nodes = 2 + random_index(rng, 3);
-  return {nodes, step * (1u + static_cast<unsigned>(random_index(rng, steps)))};
-}
-
 struct trial {
   std::size_t nodes;
   unsigned cpus;

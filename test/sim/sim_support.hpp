@@ -13,6 +13,7 @@
 
 #include <numaplace/sim/engine.hpp>
 #include <numaplace/sim/experiment.hpp>
+#include <numaplace/sim/random.hpp>
 #include <numaplace/sim/result.hpp>
 #include <numaplace/sim/workload.hpp>
 #include <numaplace/stacks.hpp>
@@ -26,6 +27,16 @@ using namespace numaplace::sim;
 /// `nodes` nodes `remote` apart with `cpus` CPUs each.
 inline dynamic_topology direct(std::size_t nodes, unsigned cpus, distance_t remote = 20) {
   return generate::fully_connected(nodes, remote, {cpus, std::uint64_t{1} << 30});
+}
+
+/// A random machine's shape: 2 to 4 nodes of `step` to `step * steps` CPUs, a multiple of `step`.
+struct shape {
+  std::size_t nodes;
+  unsigned cpus;
+};
+inline shape random_shape(random_engine& rng, unsigned step, std::size_t steps) {
+  const std::size_t nodes = 2 + random_index(rng, 3);
+  return {nodes, step * (1u + static_cast<unsigned>(random_index(rng, steps)))};
 }
 
 /// One process of `threads` threads, each working only on its own private region of `chunks`.

@@ -15,6 +15,7 @@
 // X(stack type in numaplace::stacks) for every named stack; the registry's CMake list of
 // translation units (src/sim_registry) follows it, one unit per stack.
 #define NUMAPLACE_SIM_FOR_EACH_NAMED_STACK(X) \
+  X(linux_3_8)                                \
   X(linux_3_13)                               \
   X(vanilla)                                  \
   X(patches_1_2)                              \
