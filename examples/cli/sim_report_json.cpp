@@ -22,6 +22,7 @@ json group_json(const numaplace::sim::group_result& g, const numaplace::dynamic_
          {"local_fraction", g.local_fraction},
          {"task_migrations", g.task_migrations},
          {"page_migrations", g.page_migrations},
+         {"balancer_seconds", g.balancer_seconds},
          {"converged_seconds", g.converged_seconds},
          {"memory_nodes", g.memory_nodes},
          {"memory_per_node", g.memory_per_node},
@@ -206,16 +207,16 @@ json sim_json(const sim_report& r, bool timeline) {
 void print_sim_csv(const sim_report& r) {
   fmt::print(
       "preset,experiment,stack,run,seed,group,throughput,elapsed_seconds,local_fraction,task_migrations,"
-      "page_migrations,converged_seconds,memory_nodes,task_nodes,memory_in_one_node_group\n");
+      "page_migrations,balancer_seconds,converged_seconds,memory_nodes,task_nodes,memory_in_one_node_group\n");
   for (const auto& p : r.presets) {
     for (const auto& e : p.experiments) {
       for (const auto& s : e.stacks) {
         for (std::size_t i = 0; i < s.runs.size(); ++i) {
           for (const auto& g : s.runs[i].groups) {
-            fmt::print("{},{},{},{},{},{},{:.2f},{:.3f},{:.4f},{},{},{:.1f},{},{},{}\n", csv_field(p.name),
+            fmt::print("{},{},{},{},{},{},{:.2f},{:.3f},{:.4f},{},{},{:.3f},{:.1f},{},{},{}\n", csv_field(p.name),
                        csv_field(e.name), csv_field(s.stack), s.run_index[i], s.run_seed[i], csv_field(g.name),
                        g.throughput, g.elapsed_seconds, g.local_fraction, g.task_migrations, g.page_migrations,
-                       g.converged_seconds, csv_nodes(g.memory_nodes), csv_nodes(task_nodes(g, e.topology)),
+                       g.balancer_seconds, g.converged_seconds, csv_nodes(g.memory_nodes), csv_nodes(task_nodes(g, e.topology)),
                        within_one_node_group(e.topology, g.memory_nodes) ? 1 : 0);
           }
         }

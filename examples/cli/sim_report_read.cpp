@@ -113,6 +113,7 @@ numaplace::sim::group_result group_of(const part_reader& r, const json& doc, con
   g.local_fraction = figure(r, doc, at + "/local_fraction", 0, 1);
   g.task_migrations = r.get<std::uint64_t>(doc, at + "/task_migrations");
   g.page_migrations = r.get<std::uint64_t>(doc, at + "/page_migrations");
+  g.balancer_seconds = figure(r, doc, at + "/balancer_seconds");
   g.converged_seconds = figure(r, doc, at + "/converged_seconds");
   g.memory_nodes = r.get<std::vector<numaplace::node_id>>(doc, at + "/memory_nodes");
   for (const numaplace::node_id id : g.memory_nodes) {

@@ -38,10 +38,10 @@ void print_runs(const sim_experiment_result& e, const sim_stack_result& s) {
       const std::string what = e.elapsed ? fmt::format("elapsed = {:8.2f} s", g.elapsed_seconds)
                                          : fmt::format("throughput = {:10.2f} ops/s", g.throughput);
       fmt::print("  run {:<{}}  {:<{}} {}  memory on nodes {}  tasks on {}  local {:.2f}  converged {:.0f} s  moves {} "
-                 "task / {} page\n",
+                 "task / {} page  balancer {:.2f} s\n",
                  s.run_index[i], run_width, g.name + ":", name_width, what, node_list(g.memory_nodes),
                  node_list(task_nodes(g, e.topology)), g.local_fraction, g.converged_seconds, g.task_migrations,
-                 g.page_migrations);
+                 g.page_migrations, g.balancer_seconds);
     }
   }
 }

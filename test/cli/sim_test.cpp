@@ -87,7 +87,7 @@ TEST_CASE("sim --json on a small custom run: structure, every group field, fast"
       const json& g = run["groups"][0];
       CHECK(g["name"] == "jvm1");
       for (const char* field : {"throughput", "elapsed_seconds", "local_fraction", "task_migrations", "page_migrations",
-                                "converged_seconds", "memory_nodes", "memory_per_node", "task_nodes",
+                                "balancer_seconds", "converged_seconds", "memory_nodes", "memory_per_node", "task_nodes",
                                 "memory_in_one_node_group"}) {
         CHECK_MESSAGE(g.contains(field), field);
       }

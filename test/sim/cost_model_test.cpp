@@ -64,6 +64,8 @@ TEST_CASE("NUMA balancing charges each hinting fault and nothing else to a lone 
   CHECK(faults == 6 * 4);
   const double lost_ms = (1000.0 - r.groups[0].throughput) * r.simulated_seconds;
   CHECK(lost_ms == doctest::Approx(double(faults) * c.hinting_fault_cost_ms).epsilon(1e-9));
+  // What it lost is the balancer's time, and the report says so.
+  CHECK(r.groups[0].balancer_seconds * 1000.0 == doctest::Approx(lost_ms).epsilon(1e-9));
   CHECK(r.groups[0].page_migrations == 0);
   CHECK(r.groups[0].task_migrations == 0);
 }
@@ -319,4 +321,47 @@ TEST_CASE("on saturated nodes, all memory local is faster than the same CPUs wit
   INFO("hard binding ", local, " s, inverse binding ", remote, " s");
   CHECK(local > 0);
   CHECK(local < remote);
+}
+
+namespace {
+
+// A group's balancer time is its hinting faults and its page copies at the cost model's prices;
+// summed over the groups, the faults are the run's. Returns the run's balancer seconds.
+template <class Stack>
+double balancer_time_adds_up(const dynamic_topology& t, const workload& w) {
+  const cost_model c;
+  double seconds = 0;
+  with_engine<Stack>(t, w, run_options{}, [&](auto& e) {
+    const run_result r = e.run();
+    double faults = 0;
+    for (const group_result& g : r.groups) {
+      const double copies_ms = double(g.page_migrations) * c.page_migrate_cost_ms;
+      CHECK(g.balancer_seconds * 1000.0 >= copies_ms);
+      faults += (g.balancer_seconds * 1000.0 - copies_ms) / c.hinting_fault_cost_ms;
+      seconds += g.balancer_seconds;
+    }
+    CHECK(faults == doctest::Approx(double(e.hinting_faults())).epsilon(1e-6));
+  });
+  return seconds;
+}
+
+}  // namespace
+
+TEST_CASE("the balancer's time is every hinting fault and page copy, interleaving's included, and 0 without it") {
+  random_engine rng(1686);  // seed 001's system time, 1686 s before its fix
+  for (int i = 0; i < 3; ++i) {
+    const shape c = random_shape(rng, 4, 3);
+    const auto t = direct(c.nodes, c.cpus, 21);
+    INFO(c.nodes << " nodes x " << c.cpus << " CPUs");
+    // numa02's pages all start on node 0 and follow their threads; two small JVMs share their
+    // heaps, which numa/core's patch 33 interleaves with mbind copies.
+    const workload numa02 = workloads::numa02(c.nodes * c.cpus, 4, 5'000);
+    CHECK(balancer_time_adds_up<stacks::linux_3_8>(t, numa02) > 0);
+    CHECK(balancer_time_adds_up<stacks::linux_4_19_rc5>(t, numa02) > 0);
+    const workload jvms = workloads::specjbb(2, c.cpus / 2, 10.0);
+    CHECK(balancer_time_adds_up<stacks::numa_core_interleave>(t, jvms) > 0);
+    run_result none;
+    with_baseline_engine(t, numa02, run_options{}, balancing::none, [&](auto& e) { none = e.run(); });
+    for (const group_result& g : none.groups) CHECK(g.balancer_seconds == 0.0);
+  }
 }

@@ -80,6 +80,7 @@ inline std::string first_difference(const run_result& a, const run_result& b) {
     else if (x.local_fraction != y.local_fraction) d << g << "local_fraction " << x.local_fraction << " vs " << y.local_fraction;
     else if (x.task_migrations != y.task_migrations) d << g << "task_migrations " << x.task_migrations << " vs " << y.task_migrations;
     else if (x.page_migrations != y.page_migrations) d << g << "page_migrations " << x.page_migrations << " vs " << y.page_migrations;
+    else if (x.balancer_seconds != y.balancer_seconds) d << g << "balancer_seconds " << x.balancer_seconds << " vs " << y.balancer_seconds;
     else if (x.converged_seconds != y.converged_seconds) d << g << "converged_seconds " << x.converged_seconds << " vs " << y.converged_seconds;
     else if (x.memory_nodes != y.memory_nodes) d << g << "memory_nodes";
     else if (x.memory_per_node != y.memory_per_node) d << g << "memory_per_node";

@@ -34,7 +34,7 @@ void apply_interleave(world& s, const Placement& pl, std::uint32_t p, const deci
       const node_index target = nodes[c % nodes.size()];
       if (rs.chunks[c].node == target || !s.mem.has_room(target)) continue;  // a full node takes none
       s.mem.place(rs, rs.chunks[c], target);
-      s.m.tasks[id].stall_ms += s.c.page_migrate_cost_ms;
+      s.charge_balancer(id, s.c.page_migrate_cost_ms);
       ++ps.page_moves;
       --budget;
     }

@@ -83,6 +83,7 @@ struct process_state {
   double ops = 0, local_ops = 0;
   double finish_ms = -1;
   std::uint64_t task_moves = 0, page_moves = 0;
+  double balancer_ms = 0;  // CPU time its tasks spent in NUMA balancing (world::charge_balancer)
   double next_interleave_ms = 0;
   bool interleaved = false;  // shared memory placed by the interleave policy, not by faults
   // The mm's scanner (mm_struct's numa_next_scan, numa_scan_offset, numa_scan_seq).

@@ -167,10 +167,10 @@ class numa_scanner {
     if (migrated) {
       s_.mem.place(rs, ch, target);
       recorded_node = target;
-      t.stall_ms += s_.c.page_migrate_cost_ms;
+      s_.charge_balancer(id, s_.c.page_migrate_cost_ms);
       ++m.processes[t.process].page_moves;
     }
-    t.stall_ms += s_.c.hinting_fault_cost_ms;
+    s_.charge_balancer(id, s_.c.hinting_fault_cost_ms);
     if constexpr (paces_per_fault) {
       t.scan_period_ms = pl_.scan_pacing().after_fault(static_cast<unsigned>(period_of(t)), migrated, tunables_);
     }

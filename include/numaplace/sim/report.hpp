@@ -41,6 +41,7 @@ class reporter {
       g.local_fraction = ps.ops > 0 ? ps.local_ops / ps.ops : 0;
       g.task_migrations = ps.task_moves;
       g.page_migrations = ps.page_moves;
+      g.balancer_seconds = ps.balancer_ms / 1000.0;
       std::vector<std::uint64_t> memory(n, 0);
       std::uint64_t total = 0;
       for (const region_state& rs : s.mem.of_process(p)) {

@@ -24,6 +24,10 @@ struct group_result {
   double local_fraction = 0;   ///< share of its memory accesses that were node-local
   std::uint64_t task_migrations = 0;
   std::uint64_t page_migrations = 0;
+  /// CPU time its tasks spent in NUMA balancing, in s: hinting faults and page copies (fault
+  /// handling and migrate_misplaced_page, the system time a kernel would show for them; the
+  /// scanner's PTE walk is not counted).
+  double balancer_seconds = 0;
   double converged_seconds = 0;  ///< when its node set last changed
   std::vector<node_id> memory_nodes;  ///< nodes holding at least a tenth of its memory
   std::vector<std::uint64_t> memory_per_node;

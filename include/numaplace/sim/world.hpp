@@ -94,6 +94,14 @@ struct world {
   std::vector<std::vector<node_index>> memory_nodes;
   std::uint64_t task_ticks = 0, faults = 0;  // the simulator's units of work
 
+  /// Charges task `id` `ms` of CPU time spent in NUMA balancing (a hinting fault, a page copy):
+  /// the task does no work meanwhile, and its process's balancer time (system time) grows.
+  void charge_balancer(task_index id, double ms) {
+    task_state& t = m.tasks[id];
+    t.stall_ms += ms;
+    m.processes[t.process].balancer_ms += ms;
+  }
+
   /// Moves task `id` to `cpu`, charging a cross-node move's cache refill.
   void move_task(task_index id, cpu_index cpu) {
     task_state& t = m.tasks[id];
