@@ -348,11 +348,8 @@ double balancer_time_adds_up(const dynamic_topology& t, const workload& w) {
 }  // namespace
 
 TEST_CASE("the balancer's time is every hinting fault and page copy, interleaving's included, and 0 without it") {
-  random_engine rng(1686);  // seed 001's system time, 1686 s before its fix
-  for (int i = 0; i < 3; ++i) {
-    const shape c = random_shape(rng, 4, 3);
-    const auto t = direct(c.nodes, c.cpus, 21);
-    INFO(c.nodes << " nodes x " << c.cpus << " CPUs");
+  // seed 001's system time, 1686 s before its fix
+  on_random_machines(1686, 3, 4, 3, [&](const dynamic_topology& t, const shape& c) {
     // numa02's pages all start on node 0 and follow their threads; two small JVMs share their
     // heaps, which numa/core's patch 33 interleaves with mbind copies.
     const workload numa02 = workloads::numa02(c.nodes * c.cpus, 4, 5'000);
@@ -363,5 +360,5 @@ TEST_CASE("the balancer's time is every hinting fault and page copy, interleavin
     run_result none;
     with_baseline_engine(t, numa02, run_options{}, balancing::none, [&](auto& e) { none = e.run(); });
     for (const group_result& g : none.groups) CHECK(g.balancer_seconds == 0.0);
-  }
+  });
 }

@@ -157,11 +157,7 @@ std::uint32_t least_ever(const group_result& g) {
 }  // namespace
 
 TEST_CASE("linux-5.6 forgives two tasks on one node (b396f52326de); linux-5.5 spreads them, and both spread three") {
-  random_engine rng(56);
-  for (int i = 0; i < 4; ++i) {
-    const shape c = random_shape(rng, 4, 4);
-    const auto t = direct(c.nodes, c.cpus, 21);
-    INFO(c.nodes << " nodes x " << c.cpus << " CPUs");
+  on_random_machines(56, 4, 4, 4, [&](const dynamic_topology& t, const shape&) {
     run_options o;
     // Two threads sharing nothing: fork keeps both on the parent node (it has idle CPUs).
     const workload pair = throughput_workload({private_process("pair", 2, 0.5)}, 20);
@@ -176,7 +172,7 @@ TEST_CASE("linux-5.6 forgives two tasks on one node (b396f52326de); linux-5.5 sp
     const group_result t56 = run_stack(t, three, "linux-5.6", o).groups.at(0);
     CHECK(least_ever(t55) <= 2);
     CHECK(least_ever(t56) <= 2);
-  }
+  });
 }
 
 namespace {
@@ -194,11 +190,7 @@ group_result run_with_active_nodes(const dynamic_topology& t, const workload& w)
 }  // namespace
 
 TEST_CASE("linux-3.13 moves a spread group's shared pages more than with pseudo-interleaving's active nodes") {
-  random_engine rng(313);
-  for (int i = 0; i < 4; ++i) {
-    const shape c = random_shape(rng, 4, 3);
-    const auto t = direct(c.nodes, c.cpus, 21);
-    INFO(c.nodes << " nodes x " << c.cpus << " CPUs");
+  on_random_machines(313, 4, 4, 3, [&](const dynamic_topology& t, const shape& c) {
     // One thread a CPU, every thread on one shared heap: the group cannot fit a node, so the
     // faults on each chunk come from every node in turn.
     process_spec p;
@@ -214,5 +206,5 @@ TEST_CASE("linux-3.13 moves a spread group's shared pages more than with pseudo-
     // v3.13 migrates every shared page that two faults in a row send elsewhere; v3.15 only
     // towards an active node with under 3/4 of the source's faults.
     CHECK(v313.page_migrations > active.page_migrations);
-  }
+  });
 }

@@ -41,11 +41,7 @@ std::uint64_t faults_of(const dynamic_topology& t, const workload& w) {
 }  // namespace
 
 TEST_CASE("linux-3.8 moves numa02's pages to the threads that sweep them, and places no thread") {
-  random_engine rng(38);
-  for (int i = 0; i < 4; ++i) {
-    const shape c = random_shape(rng, 4, 3);
-    const auto t = direct(c.nodes, c.cpus, 21);
-    INFO(c.nodes << " nodes x " << c.cpus << " CPUs");
+  on_random_machines(38, 4, 4, 3, [&](const dynamic_topology& t, const shape& c) {
     // One thread a CPU, each sweeping its own part of memory the main thread wrote on node 0.
     const workload w = workloads::numa02(c.nodes * c.cpus, 8, 20'000);
     group_result none;
@@ -69,15 +65,11 @@ TEST_CASE("linux-3.8 moves numa02's pages to the threads that sweep them, and pl
     CHECK(v38.page_migrations > 0);
     CHECK(v38.local_fraction > none.local_fraction + 0.3);
     CHECK(v38.elapsed_seconds < none.elapsed_seconds);
-  }
+  });
 }
 
 TEST_CASE("linux-3.8's scan slows by 10 ms a fault that moves nothing and returns to its fastest each minute") {
-  random_engine rng(3008);
-  for (int i = 0; i < 3; ++i) {
-    const shape c = random_shape(rng, 4, 2);
-    const auto t = direct(c.nodes, c.cpus, 21);
-    INFO(c.nodes << " nodes x " << c.cpus << " CPUs");
+  on_random_machines(3008, 3, 4, 2, [&](const dynamic_topology& t, const shape& c) {
     // One thread a CPU on its own memory, first touched where it runs: almost nothing moves, so
     // almost every fault slows the scan. 130 s: two resets.
     const workload w = throughput_workload({private_process("placed", c.nodes * c.cpus, 0.5, 16)}, 130);
@@ -88,15 +80,12 @@ TEST_CASE("linux-3.8's scan slows by 10 ms a fault that moves nothing and return
     CHECK(paced > 0);
     CHECK(paced * 5 < unslowed);   // up to 50x slower per step once placed
     CHECK(paced > never_reset);    // each reset scans at the fastest pace again for a while
-  }
+  });
 }
 
 TEST_CASE("linux-3.8 scans no process before one of its threads runs off its first node") {
-  random_engine rng(5233);  // 5bca2303, reverted in v3.13
-  for (int i = 0; i < 3; ++i) {
-    const shape c = random_shape(rng, 4, 2);
-    const auto t = direct(c.nodes, c.cpus, 21);
-    INFO(c.nodes << " nodes x " << c.cpus << " CPUs");
+  // 5bca2303, reverted in v3.13
+  on_random_machines(5233, 3, 4, 2, [&](const dynamic_topology& t, const shape&) {
     // One thread alone: nothing moves it off the node it started on.
     const workload w = throughput_workload({private_process("alone", 1, 0.5, 16)}, 20);
     std::uint64_t waits = 0;
@@ -108,5 +97,5 @@ TEST_CASE("linux-3.8 scans no process before one of its threads runs off its fir
     const std::uint64_t eager = faults_of<linux_3_8_with<v3_8_pace_eager>>(t, w);
     CHECK(waits == 0);
     CHECK(eager > 0);
-  }
+  });
 }

@@ -39,6 +39,19 @@ inline shape random_shape(random_engine& rng, unsigned step, std::size_t steps) 
   return {nodes, step * (1u + static_cast<unsigned>(random_index(rng, steps)))};
 }
 
+/// Calls `f(topology, shape)` on `count` random machines drawn from `seed` (random_shape(rng,
+/// step, steps), nodes 21 apart, 1 GiB each), each named in the test's INFO.
+template <class F>
+void on_random_machines(std::uint64_t seed, int count, unsigned step, std::size_t steps, F&& f) {
+  random_engine rng(seed);
+  for (int i = 0; i < count; ++i) {
+    const shape c = random_shape(rng, step, steps);
+    const dynamic_topology t = direct(c.nodes, c.cpus, 21);
+    INFO(c.nodes << " nodes x " << c.cpus << " CPUs");
+    f(t, c);
+  }
+}
+
 /// One process of `threads` threads, each working only on its own private region of `chunks`.
 inline process_spec private_process(std::string name, std::size_t threads, double memory_bound,
                                     std::uint32_t chunks = 4) {
