@@ -10,8 +10,8 @@
 // and page filter of that kernel are scan_period<scan_rule::v3_8> and
 // memory_migration<page_migrate_rule::v3_8> (stacks::linux_3_8).
 
-#include "../topology/types.hpp"
 #include "../stats/fault_view.hpp"
+#include "../topology/types.hpp"
 
 namespace numaplace {
 
