@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "policy/default_roles.hpp"
 #include "policy/hooks.hpp"
 #include "policy/inputs.hpp"
 #include "stats/fault_view.hpp"
@@ -133,6 +134,19 @@ class placement {
     return hooks::combine<hooks::choose_group_node>(*this, policies_, nid, in);
   }
 
+  /// preferred_group_nid() on the group's fault maximum, `maximum()` (the preferred node it
+  /// gives, no_node when every count is 0): in one pass with finding it where the stack's one
+  /// narrowing policy can (hooks::narrow_from_faults), else group_node(in, maximum()).
+  /// Precondition: in.has_group() and fits(in).
+  template <class Maximum>
+  [[gnu::always_inline]] node_index group_node_from_faults(const decision_input& in, const Maximum& maximum) const noexcept {
+    if constexpr (hooks::provider_count<hooks::choose_group_node, placement, policy_tuple> == 1) {
+      return hooks::combine<hooks::narrow_from_faults>(*this, policies_, in, maximum);
+    } else {
+      return hooks::narrow_from_faults::fallback(*this, in, maximum);
+    }
+  }
+
   /// score_nearby_nodes(): faults on nodes near `nid` as counted at hop limit `dist`.
   std::uint64_t score_nearby(const fault_view& faults, node_index nid, distance_t dist) const noexcept {
     return hooks::combine<hooks::score_nearby>(*this, policies_, faults, nid, dist);
@@ -203,7 +217,7 @@ class placement {
     return hooks::combine<hooks::interleave_nodes>(*this, policies_, in, out);
   }
 
-  /// The balancing loop's policies (policy/loop_hooks.hpp): the stack's own, or 6.1's.
+  /// The balancing loop's policies: the stack's own, or 6.1's (policy/default_roles.hpp).
   /// The scan pace: task_scan_start/max, update_task_scan_period, the migrate retry interval.
   const auto& scan_pacing() const noexcept { return hooks::combine<hooks::scan_pacing>(*this, policies_); }
   /// Whether a hinting fault migrates its page (misplaced_target).

@@ -39,7 +39,8 @@ namespace numaplace {
 namespace stacks {
 
 // Each stack lists its placement rules, then its balancing loop: the scan pace, page
-// migration, task_numa_migrate and fork placement of its kernel (policy/loop_hooks.hpp).
+// migration, task_numa_migrate and fork placement of its kernel (the roles of policy/hooks.hpp;
+// a stack that names none for a role gets 6.1's, policy/default_roles.hpp).
 
 /// Linux 3.8 to 3.12, balancenuma (Mel Gorman's series as merged in v3.8): a page moves to the
 /// node of the task that faults on it twice in a row from there (rate-limited), and nothing

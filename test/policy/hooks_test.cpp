@@ -86,6 +86,21 @@ struct interleave_everywhere {
   }
 };
 
+// narrow_from_faults: a group narrowing that answers 3 in its one pass (2 when asked to
+// refine a node), and counts how often the one pass was asked.
+int narrowed_in_one_pass = 0;
+struct one_pass_narrower {
+  template <class Pl>
+  node_index choose_group_node(const Pl&, const decision_input&, node_index) const noexcept {
+    return 2;
+  }
+  template <class Pl, class Maximum>
+  node_index narrow_from_faults(const Pl&, const decision_input&, const Maximum&) const noexcept {
+    ++narrowed_in_one_pass;
+    return 3;
+  }
+};
+
 template <class... Ps>
 using user_stack = stack<kernel_era::modern, Ps...>;
 
@@ -116,12 +131,13 @@ TEST_CASE("the table: each hook's rule as documented") {
   static_assert(hooks::adjust_balancer_imbalance::rule == combining::at_most_one);
   static_assert(hooks::settle_preferred::rule == combining::at_most_one);
   static_assert(hooks::interleave_nodes::rule == combining::at_most_one);
+  static_assert(hooks::narrow_from_faults::rule == combining::at_most_one);
   static_assert(hooks::arithmetic::rule == combining::at_most_one);
   static_assert(hooks::scan_pacing::rule == combining::at_most_one);
   static_assert(hooks::page_migration::rule == combining::at_most_one);
   static_assert(hooks::task_migration::rule == combining::at_most_one);
   static_assert(hooks::fork_balancing::rule == combining::at_most_one);
-  static_assert(boost::hana::length(hooks::table) == boost::hana::size_c<15>);
+  static_assert(boost::hana::length(hooks::table) == boost::hana::size_c<16>);
 }
 
 TEST_CASE("exactly_one: the one select_preferred answers") {
@@ -208,6 +224,37 @@ TEST_CASE("at_most_one: the provider's answer, else the documented default") {
     pl.interleave_nodes(grouped, out);
     CHECK(out == std::array<bool, 4>{true, true, true, true});
   });
+}
+
+TEST_CASE("narrow_from_faults: the stack's one narrowing policy answers in one pass, else the maximum is narrowed") {
+  // Group faults peak on node 1; the task's own on node 0.
+  const std::array<std::uint64_t, 8> task_memory{5, 5, 1, 0, 0, 0, 0, 0};
+  const std::array<std::uint64_t, 8> group_memory{1, 0, 4, 4, 2, 0, 0, 1};
+  const std::array<std::uint64_t, 8> no_faults{};
+  decision_input grouped;
+  grouped.task = fault_view{task_memory, {}, 11};
+  grouped.group = fault_view{group_memory, {}, 12};
+  decision_input ungrouped;
+  ungrouped.task = grouped.task;
+  decision_input empty_group = grouped;
+  empty_group.group = fault_view{no_faults, {}, 0};
+  const auto decide = [](const decision_input& in) { return [&in](const auto& pl) { return pl.preferred_node(in); }; };
+
+  using scoring = fault_scoring<preferred_rule::v5_18>;
+  narrowed_in_one_pass = 0;
+  CHECK(on_four_nodes<user_stack<scoring, one_pass_narrower>>(decide(grouped)) == 3);
+  CHECK(narrowed_in_one_pass == 1);
+  // Ungrouped tasks take their own maximum; the one pass is not asked.
+  CHECK(on_four_nodes<user_stack<scoring, one_pass_narrower>>(decide(ungrouped)) == 0);
+  CHECK(narrowed_in_one_pass == 1);
+  // With a second choose_group_node provider the one pass would skip it: the maximum (node 1)
+  // goes through both in order instead (2, then remap<2, 0>).
+  CHECK(on_four_nodes<user_stack<scoring, one_pass_narrower, remap<2, 0>>>(decide(grouped)) == 0);
+  CHECK(narrowed_in_one_pass == 1);
+  // No narrowing policy: the group's maximum as it is; no faults, no node.
+  CHECK(on_four_nodes<user_stack<scoring>>(decide(grouped)) == 1);
+  CHECK(on_four_nodes<user_stack<scoring, remap<1, 2>>>(decide(grouped)) == 2);
+  CHECK(on_four_nodes<user_stack<scoring>>(decide(empty_group)) == no_node);
 }
 
 TEST_CASE("the balancing loop's roles: the stack's own policy, else 6.1's") {

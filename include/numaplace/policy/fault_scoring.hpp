@@ -7,7 +7,6 @@
 
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"
-#include "group_preferred_pull.hpp"
 
 namespace numaplace {
 
@@ -25,22 +24,17 @@ struct fault_scoring {
   template <class Placement>
   node_index select_preferred(const Placement& pl, const decision_input& in) const noexcept {
     if constexpr (Rule >= preferred_rule::v4_19) {
-      // A grouped task on a glueless mesh: the group narrowing weighs every node in one pass
-      // and asks for the maximum only when no weight is above 0 (the same answer as the
-      // maximum below, then group_node()).
-      constexpr std::size_t narrowing = detail::one_pass_narrowing<Placement>::index;
-      if constexpr (narrowing < Placement::active_policy_count()) {
-        if (in.has_group()) {
-          return pl.template policy<narrowing>().narrow_from_faults(
-              pl, in, [&] { return settle_on_cpu(pl.topology(), fault_maximum<Placement>(in.group)); });
-        }
-      }
-      node_index max_nid = fault_maximum<Placement>(in.has_group() ? in.group : in.task);
-      // max_nid stays no_node exactly when every count is 0; testing it rather than max_faults
-      // lets the compiler drop the test where nothing follows (direct, no CPU-less nodes).
-      if (max_nid == no_node) return no_node;
-      max_nid = settle_on_cpu(pl.topology(), max_nid);
-      return in.has_group() ? pl.group_node(in, max_nid) : max_nid;
+      // One maximum: the group's when grouped (through the composer, which narrows it in the
+      // same pass where the stack can), else the task's.
+      const auto maximum_of = [&](const fault_view& f) {
+        const node_index max_nid = fault_maximum<Placement>(f);
+        // max_nid stays no_node exactly when every count is 0; testing it rather than
+        // max_faults lets the compiler drop the test where nothing follows (direct, no CPU-less
+        // nodes).
+        return max_nid == no_node ? no_node : settle_on_cpu(pl.topology(), max_nid);
+      };
+      if (in.has_group()) return pl.group_node_from_faults(in, [&] { return maximum_of(in.group); });
+      return maximum_of(in.task);
     } else {
       if (!pl.fits(in)) return no_node;
       const auto n = static_cast<node_index>(pl.node_count());

@@ -29,6 +29,7 @@
 #include "../topology/types.hpp"
 #include "imbalance_adjustment.hpp"
 #include "inputs.hpp"
+#include "loop_inputs.hpp"
 #include "machine_view.hpp"
 
 namespace numaplace {
@@ -46,14 +47,6 @@ enum class fork_rule : std::uint8_t {
   v5_19,  ///< ...unless the idle-CPU difference beyond NUMA_IMBALANCE_MIN remains once its tasks
           ///< plus the new one exceed imb_numa_nr (adjust_numa_imbalance, v5.19)
   v6_0,   ///< imb_numa_nr capped by the CPUs the task may use on the parent node (v6.0+)
-};
-
-/// What the fork path knows besides the machine.
-struct fork_args {
-  node_index parent = no_node;     ///< node of this_cpu, the forking CPU
-  node_index preferred = no_node;  ///< p->numa_preferred_nid (v5.5+): no_node for a fork, kept across exec
-  unsigned imbalance_pct = 125;    ///< the NUMA domain's sd->imbalance_pct (sd_init's default)
-  unsigned imb_numa_nr = 0;        ///< sd->imb_numa_nr (v5.18+)
 };
 
 /// A node's sg_lb_stats as update_sg_wakeup_stats() (v5.5+) fills them for a fork.

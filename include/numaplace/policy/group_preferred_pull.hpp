@@ -145,23 +145,6 @@ inline constexpr bool group_weights_in_one_pass =
     Placement::kind == numa_kind::glueless_mesh && nearby_scoring<Placement>::index < Placement::active_policy_count() &&
     monotone_below_wrap<typename Placement::arithmetic>;
 
-/// The placement's only choose_group_node() policy, when it can also find the group's fault
-/// maximum and narrow from it in one pass (group_preferred_pull::narrow_from_faults); else
-/// the policy count. fault_scoring hands grouped decisions to it.
-template <class Placement>
-struct one_pass_narrowing {
-  using maximum_fn = node_index (*)();
-  template <class P>
-  struct hook : std::bool_constant<requires(const P& p, const Placement& pl, const decision_input& in, node_index n) {
-    p.choose_group_node(pl, in, n);
-  }> {};
-  template <class P>
-  struct can : std::bool_constant<requires(const P& p, const Placement& pl, const decision_input& in, maximum_fn maximum) {
-    p.narrow_from_faults(pl, in, maximum);
-  }> {};
-  static constexpr std::size_t index = only_policy_index<Placement, hook, can>;
-};
-
 }  // namespace detail
 
 template <group_rule Rule = group_rule::v5_18>
@@ -227,9 +210,9 @@ class group_preferred_pull {
 
   /// preferred_group_nid(p, maximum()), maximum() being the task's preferred node from the
   /// group's fault maximum, with every weight from one pass: maximum() is only called when no
-  /// weight is above 0, and no_node is the answer when every count is 0. fault_scoring calls
-  /// it instead of finding the maximum first. The group's view must fit the topology
-  /// (placement::preferred_node checks).
+  /// weight is above 0, and no_node is the answer when every count is 0: the narrow_from_faults
+  /// hook, which fault_scoring's grouped path asks for instead of finding the maximum first.
+  /// The group's view must fit the topology (placement::preferred_node checks).
   // Inlined, with best_weight_in_one_pass, into fault_scoring's select_preferred: the call and
   // the fallbacks' closures cost 6 of an 8-node decision's instructions otherwise (GCC 12).
   template <class Placement, class Maximum>

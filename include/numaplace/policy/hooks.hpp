@@ -5,6 +5,11 @@
 // and its combining rule (policy/combining.hpp), laid out as Abseil's common_policy_traits and
 // documented as sched_ext_ops documents its callbacks' defaults.
 //
+// The table depends on nothing concrete: it reads only the hooks' inputs (inputs.hpp,
+// loop_inputs.hpp, stats/fault_view.hpp) and views (machine_view.hpp). The one default that
+// is a policy, 6.1's for each balancing-loop role, is policy/default_roles.hpp's, which the
+// composer includes.
+//
 // Every hook is const, noexcept, allocates nothing and mutates nothing. `pl` is the composed
 // placement, so a hook may call back into it (pl.topology(), pl.fits(in), pl.group_weight(...),
 // pl.preferred_node(...)), but not into the placement method that is calling it.
@@ -20,9 +25,11 @@
 //   adjust_balancer_imbalance(balancer_args) -> long     at_most_one  the imbalance unchanged
 //   settle_preferred(pl, in, migrate_outcome) -> node    at_most_one  the preferred node unchanged
 //   interleave_nodes(pl, in, std::span<bool> out)        at_most_one  the preferred node alone
+//   narrow_from_faults(pl, in, maximum) -> node_index    at_most_one  pl.group_node(in, maximum())
 //   using arithmetic = ...;   (a type)                   at_most_one  kernel_arithmetic
-//   the balancing loop's roles (policy/loop_hooks.hpp):  at_most_one  6.1's policy each
-//     scan_pacing, page_migration, task_migration, fork_balancing
+//   the balancing loop's roles, each handing back its policy:
+//     scan_pacing(pl), page_migration(pl),               at_most_one  6.1's policy each
+//     task_migration(pl), fork_balancing(pl)                          (policy/default_roles.hpp)
 //   template <numa_kind K> static constexpr bool applies_to;   default true; false drops the
 //                                                      policy from placements on K (no code)
 //
@@ -62,8 +69,8 @@
 #include "arithmetic.hpp"
 #include "combining.hpp"
 #include "inputs.hpp"
-#include "loop_hooks.hpp"
-#include "preferred_settling.hpp"
+#include "loop_inputs.hpp"
+#include "machine_view.hpp"
 
 namespace numaplace {
 
@@ -213,7 +220,7 @@ struct adjust_balancer_imbalance {
 };
 
 /// settle_preferred(pl, in, m): what a grouped task's preferred node becomes after
-/// task_numa_migrate() (v3.15+; policy/preferred_settling.hpp has each kernel's rule, and
+/// task_numa_migrate() (v3.13+; policy/preferred_settling.hpp has each kernel's rule, and
 /// every kernel stack names its own).
 ///   OPTIONAL (at_most_one): defaults to m.preferred unchanged: no settling, the preferred node
 ///   stays as task_numa_placement() chose it. (v4.19's rule, which kernels still follow, is
@@ -252,6 +259,40 @@ struct interleave_nodes {
   }
 };
 
+/// narrow_from_faults(pl, in, maximum): preferred_group_nid() in the same pass that finds the
+/// group's fault maximum (v5.18+ on glueless meshes, where every group weight comes from one
+/// pass): maximum(), the preferred node from the group's fault maximum, is called only when
+/// the policy needs it. select_preferred's grouped path asks for it (placement::
+/// group_node_from_faults).
+///   OPTIONAL (at_most_one): defaults to pl.group_node(in, maximum()), or no_node when
+///   maximum() is no_node. A provider must also provide choose_group_node, and is asked only
+///   while it is the stack's one choose_group_node provider: its answer then stands for the
+///   whole in_order refinement.
+///   Precondition: in.has_group() and pl.fits(in).
+///   Postcondition: what group_node(in, maximum()) would answer.
+struct narrow_from_faults {
+  static constexpr combining rule = combining::at_most_one;
+  using maximum_archetype = node_index (*)();
+  template <class P, class Placement>
+  static constexpr bool provided_by = requires(const P& p, const Placement& pl, const decision_input& in,
+                                               maximum_archetype maximum, node_index nid) {
+    { p.narrow_from_faults(pl, in, maximum) } -> std::same_as<node_index>;
+    p.choose_group_node(pl, in, nid);
+  };
+  // Inlined into fault_scoring's select_preferred, as the provider's own narrow_from_faults is
+  // (group_preferred_pull): a call here costs glueless decisions instructions.
+  template <class Maximum>
+  [[gnu::always_inline]] static node_index call(const auto& p, const auto& pl, const decision_input& in,
+                                                const Maximum& maximum) noexcept {
+    return p.narrow_from_faults(pl, in, maximum);
+  }
+  template <class Maximum>
+  static node_index fallback(const auto& pl, const decision_input& in, const Maximum& maximum) noexcept {
+    const node_index nid = maximum();
+    return nid == no_node ? no_node : pl.group_node(in, nid);
+  }
+};
+
 /// using arithmetic = ...: the arithmetic of fault sums and weights (policy/arithmetic.hpp);
 /// a type, read when the placement type is formed.
 ///   OPTIONAL (at_most_one): defaults to kernel_arithmetic (wraps, as the kernel's ulong).
@@ -264,11 +305,108 @@ struct arithmetic {
   using fallback_type = kernel_arithmetic;
 };
 
+// ---------------------------------------------------------------------------------------------
+// The balancing loop's roles: the four policies that act over time rather than on one
+// decision's faults. Each is a role that one policy of a stack fills as a whole (the scan pace
+// is four related functions of one kernel era, not four separate choices), so each hook hands
+// back the policy itself, and the caller asks it what it needs. A policy fills a role by
+// having the role's members (detected as below); a user's own scan pace, say, needs
+// task_scan_start, task_scan_max, update_task_scan_period, backs_off and migrate_retry_jiffies
+// with scan_period's signatures.
+
+/// The policy a stack that names none for loop role `Role` gets, as `role_default<Role>::policy`.
+/// Declared here, specialized for each role by policy/default_roles.hpp (6.1's policies), so
+/// that the table names no policy.
+template <class Role>
+struct role_default;
+
+namespace detail {
+
+/// The least machine_view, declared only: policies that read a view are detected against it.
+struct machine_view_archetype {
+  std::size_t node_count() const;
+  distance_t distance(node_index, node_index) const;
+  std::span<const cpu_index> cpus_of(node_index) const;
+  node_index node_of_cpu(cpu_index) const;
+  std::span<const task_index> tasks_on(cpu_index) const;
+  cpu_index task_cpu(task_index) const;
+  node_index task_node(task_index) const;
+  node_index task_preferred(task_index) const;
+  fault_view task_faults(task_index) const;
+  fault_view group_faults(task_index) const;
+  group_index group_of(task_index) const;
+  bool allowed(task_index, node_index) const;
+  std::uint64_t task_load(task_index) const;
+};
+static_assert(machine_view<machine_view_archetype>);
+
+/// A role's hook: at_most_one, the provider itself or role_default<Role>'s policy.
+template <class Role>
+struct role {
+  static constexpr combining rule = combining::at_most_one;
+  static const auto& call(const auto& p, const auto&) noexcept { return p; }
+  template <class Placement>
+  static const auto& fallback(const Placement&) noexcept {
+    return role_default<Role>::policy;
+  }
+};
+
+}  // namespace detail
+
+/// scan_pacing(pl): how fast the NUMA scanner walks a process's memory (task_scan_start,
+/// task_scan_max, update_task_scan_period) and how often a task retries its preferred node
+/// (numa_migrate_preferred's interval).
+///   OPTIONAL (at_most_one): defaults to 6.1's, scan_period<scan_rule::v4_14> (v4.14..6.1).
+struct scan_pacing : detail::role<scan_pacing> {
+  template <class P, class Placement>
+  static constexpr bool provided_by = requires(const P& p, const fault_window& w) {
+    { p.task_scan_start(std::uint64_t{}, scan_tunables{}, scan_group{}) } -> std::convertible_to<unsigned>;
+    { p.task_scan_max(std::uint64_t{}, scan_tunables{}, scan_group{}) } -> std::convertible_to<unsigned>;
+    { p.update_task_scan_period(0u, 0u, 0u, 0u, w) } -> std::convertible_to<unsigned>;
+    { p.migrate_retry_jiffies(0u) } -> std::convertible_to<unsigned long>;
+    { p.backs_off(w) } -> std::convertible_to<bool>;
+  };
+};
+
+/// page_migration(pl): whether a hinting fault moves the page to the faulting CPU's node
+/// (mpol_misplaced and should_numa_migrate_memory), as misplaced_target(page, fault).
+///   OPTIONAL (at_most_one): defaults to 6.1's, memory_migration<page_migrate_rule::v4_19>.
+///   Postcondition of misplaced_target: the page's last cpupid records this fault.
+struct page_migration : detail::role<page_migration> {
+  template <class P, class Placement>
+  static constexpr bool provided_by = requires(const P& p, last_cpupid& page, const migrate_fault& f) {
+    { p.misplaced_target(page, f) } -> std::same_as<node_index>;
+  };
+};
+
+/// task_migration(pl): task_numa_migrate(), where a task away from its preferred node should
+/// run, as decide(view, pl, task) over a machine_view.
+///   OPTIONAL (at_most_one): defaults to 6.1's, numa_migration<migrate_rule::v6_0> with 6.1's
+///   parameters.
+struct task_migration : detail::role<task_migration> {
+  template <class P, class Placement>
+  static constexpr bool provided_by = requires(const P& p, const Placement& pl, const detail::machine_view_archetype& m,
+                                               task_index t) {
+    { p.decide(m, pl, t) } -> std::same_as<migrate_decision>;
+  };
+};
+
+/// fork_balancing(pl): find_idlest_group()'s NUMA level and find_idlest_group_cpu(), the CPU a
+/// new task starts on, as select_fork_cpu(view, args, allowed).
+///   OPTIONAL (at_most_one): defaults to 6.1's, fork_placement<fork_rule::v6_0>.
+struct fork_balancing : detail::role<fork_balancing> {
+  template <class P, class Placement>
+  static constexpr bool provided_by = requires(const P& p, const detail::machine_view_archetype& m,
+                                               const fork_args& a) {
+    { p.select_fork_cpu(m, a) } -> std::same_as<cpu_index>;
+  };
+};
+
 /// Every hook the composer combines; a placement checks each one's rule when it is built.
 inline constexpr auto table = boost::hana::tuple_t<select_preferred, refine_preferred, choose_group_node, score_nearby,
                                                    scan_all_nodes, has_capacity, adjust_imbalance,
                                                    adjust_balancer_imbalance, settle_preferred, interleave_nodes,
-                                                   arithmetic, scan_pacing, page_migration, task_migration,
+                                                   narrow_from_faults, arithmetic, scan_pacing, page_migration, task_migration,
                                                    fork_balancing>;
 
 /// Fails to compile when the policies of `Policies` (a hana::tuple) break a rule of the table.

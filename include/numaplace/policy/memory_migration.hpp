@@ -28,6 +28,7 @@
 #include "../stats/active_nodes.hpp"
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"
+#include "loop_inputs.hpp"
 #include "machine_view.hpp"
 
 namespace numaplace {
@@ -41,29 +42,6 @@ enum class page_migrate_rule : std::uint8_t {
           ///< the group's active_nodes mask, from more used to less used nodes (v3.15..v4.5)
   v4_6,   ///< ACTIVE_NODE_FRACTION shortcut, else 3/4 hysteresis on CPU/memory fault ratios (v4.6..v4.18)
   v4_19,  ///< also first and private faults migrate at once early in a task's life (v4.19+)
-};
-
-/// A page's last cpupid: who faulted on it last. The kernel packs a CPU number and the low bits
-/// of a pid into page->flags (so two tasks can alias); here the task is a full index.
-struct last_cpupid {
-  node_index node = no_node;  ///< node of the CPU of the last fault (cpupid_to_nid)
-  task_index task = no_task;  ///< the task of the last fault; no_task while unset
-  /// cpupid_pid_unset(): nobody has faulted on the page since it was allocated.
-  constexpr bool unset() const noexcept { return task == no_task; }
-  friend constexpr bool operator==(const last_cpupid&, const last_cpupid&) = default;
-};
-
-/// One hinting fault, as the kernel knows it when it asks whether to migrate.
-struct migrate_fault {
-  task_index task = no_task;      ///< current, the faulting task
-  node_index page_node = no_node; ///< src_nid / curnid: where the page is
-  node_index cpu_node = no_node;  ///< dst_nid / thisnid: node of the faulting CPU
-  node_index preferred = no_node; ///< p->numa_preferred_nid (v4.19's early rule)
-  unsigned scan_seq = 0;          ///< p->numa_scan_seq: scan passes completed (v4.19's early rule)
-  fault_view group{};             ///< the task's numa_group faults; empty without a group
-  /// ng->active_nodes, one flag per node (v3.15..v4.5 only; see update_active_node_mask()).
-  /// Empty counts every node as inactive.
-  std::span<const bool> active_nodes{};
 };
 
 /// ng->active_nodes upkeep of v3.15..v4.5 (update_numa_active_node_mask): a node joins when its

@@ -12,6 +12,7 @@
 #include "../stats/active_nodes.hpp"
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"
+#include "loop_inputs.hpp"
 
 namespace numaplace {
 
@@ -21,14 +22,6 @@ enum class settle_rule : std::uint8_t {
   v4_2,   ///< also without a move, judged on the source node (seed 001's fix)
   v4_6,   ///< the last evaluated node, if the group spans nodes and is active there
   v4_19,  ///< the node of the CPU chosen, or the source node when none was (v4.19 to today)
-};
-
-/// What task_numa_migrate() knew when it finished.
-struct migrate_outcome {
-  node_index preferred = no_node;       ///< the task's preferred node before
-  node_index source = no_node;          ///< where it ran
-  node_index last_evaluated = no_node;  ///< env.dst_nid: the last node it looked at
-  node_index moved_to = no_node;        ///< the node of the CPU it moved or swapped to, or none
 };
 
 template <settle_rule Rule>

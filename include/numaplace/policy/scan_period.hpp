@@ -7,7 +7,7 @@
 // scan_size windows the RSS holds (task_scan_min/max); v4.14 scales the start and the maximum
 // with the task's numa_group. At the end of each fault window, update_task_scan_period()
 // moves the period within those bounds from the window's local/remote and private/shared
-// ratios (fault_window from stats/fault_stats.hpp carries both).
+// ratios (stats/fault_window.hpp carries both).
 //
 // Everything here is a pure function of what the caller passes: the caller keeps the task's
 // numa_scan_period and numa_scan_period_max.
@@ -25,9 +25,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../stats/fault_stats.hpp"
+#include "../stats/fault_window.hpp"
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"
+#include "loop_inputs.hpp"
 
 namespace numaplace {
 
@@ -45,14 +46,6 @@ enum class scan_rule : std::uint8_t {
   v4_14,  ///< task_scan_start/task_scan_max scale with the group's tasks and shared share (b5dd77c8bdad)
 };
 
-/// The sysctls (kernel.numa_balancing_scan_*), defaults of v3.13 onwards.
-struct scan_tunables {
-  unsigned period_min_ms = 1000;  ///< sysctl_numa_balancing_scan_period_min
-  unsigned period_max_ms = 60000; ///< sysctl_numa_balancing_scan_period_max
-  unsigned delay_ms = 1000;       ///< sysctl_numa_balancing_scan_delay: a new task's first period
-  unsigned size_mb = 256;         ///< sysctl_numa_balancing_scan_size: MB scanned per pass
-};
-
 /// The defaults of v3.8..v3.12 (before 598f0ec0 made min/max the time of a whole scan).
 inline constexpr scan_tunables scan_tunables_v3_8{100, 5000, 1000, 256};
 
@@ -60,13 +53,6 @@ inline constexpr scan_tunables scan_tunables_v3_8{100, 5000, 1000, 256};
 inline constexpr unsigned max_scan_window_mb = 2560;
 /// NUMA_PERIOD_SLOTS: update_task_scan_period works in tenths of the period.
 inline constexpr unsigned numa_period_slots = 10;
-
-/// What the v4.14 group scaling reads of the task's numa_group.
-struct scan_group {
-  fault_view faults{};  ///< the group's decayed faults; empty without a group
-  unsigned tasks = 0;   ///< ng->refcount: tasks in the group
-  constexpr bool empty() const noexcept { return faults.empty(); }
-};
 
 /// task_nr_scan_windows(): how many scan_size windows the RSS spans, at least 1. The kernel
 /// rounds with round_up(), a power-of-two mask, which is exact for the default 256 MB.

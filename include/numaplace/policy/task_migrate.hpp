@@ -28,6 +28,7 @@
 
 #include "inputs.hpp"
 #include "load_imbalance.hpp"
+#include "loop_inputs.hpp"
 #include "machine_view.hpp"
 #include "numa_compare.hpp"
 #include "preferred_settling.hpp"
@@ -64,21 +65,6 @@ constexpr migrate_rule migrate_rule_for(unsigned major, unsigned minor) noexcept
   const unsigned v = major * 100 + minor;
   return v >= 600 ? migrate_rule::v6_0 : v >= 507 ? migrate_rule::v5_7 : v >= 419 ? migrate_rule::v4_19 : migrate_rule::v4_1;
 }
-
-enum class migrate_kind : std::uint8_t {
-  stick,  ///< no better CPU: stay (the kernel's -EAGAIN)
-  move,   ///< migrate_task_to(cpu)
-  swap,   ///< migrate_swap() with swap_with, which goes to the task's CPU
-};
-
-struct migrate_decision {
-  migrate_kind kind = migrate_kind::stick;
-  cpu_index cpu = no_cpu;                ///< env.best_cpu
-  task_index swap_with = no_task;        ///< env.best_task
-  node_index preferred_after = no_node;  ///< the task's preferred node after settling
-  node_index last_evaluated = no_node;   ///< env.dst_nid at the end
-  long improvement = 0;                  ///< env.best_imp
-};
 
 template <migrate_rule Rule>
 struct numa_migration {

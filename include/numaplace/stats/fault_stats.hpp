@@ -19,19 +19,9 @@
 
 #include "../topology/types.hpp"
 #include "fault_view.hpp"
+#include "fault_window.hpp"
 
 namespace numaplace {
-
-/// What one window drained, for the caller's scan-period logic (update_task_scan_period).
-struct fault_window {
-  /// Memory faults of the window by kind, [shared, private]: the kernel's fault_types[].
-  std::array<std::uint64_t, 2> fault_types{};
-  /// The window's numa_faults_locality[]: remote, local, failed migration.
-  std::array<std::uint64_t, 3> locality{};
-};
-
-/// Indices into fault_stats::locality() and fault_window::locality.
-enum class locality_slot : std::uint8_t { remote = 0, local = 1, migration_failed = 2 };
 
 /// Decayed fault counts of a task or a group, plus the buffers faults are recorded into.
 ///
