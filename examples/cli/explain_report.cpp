@@ -7,13 +7,14 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <numaplace/policy/fault_scoring.hpp>
 #include <numaplace/policy/imbalance_adjustment.hpp>
+#include <numaplace/policy/trace.hpp>
 #include <numaplace/stacks.hpp>
 #include <numaplace/stats/fault_view.hpp>
+#include <span>
 #include <string_view>
-#include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "exit_codes.hpp"
 
@@ -22,12 +23,12 @@ namespace numaplace_cli {
 namespace {
 
 using numaplace::decision_input;
+using numaplace::decision_step;
 using numaplace::distance_t;
 using numaplace::fault_view;
 using numaplace::no_node;
 using numaplace::node_index;
 using numaplace::numa_kind;
-using numaplace::preferred_rule;
 
 // ---------------------------------------------------------------------------------------------
 // Faults as the library reads them
@@ -51,19 +52,6 @@ std::uint64_t total_of(const std::vector<fault_pair>& faults) {
   return total;
 }
 
-// The first node with strictly the most faults, as task_numa_placement() finds it.
-node_index most_faults(const std::vector<fault_pair>& faults) {
-  std::uint64_t max = 0;
-  node_index nid = no_node;
-  for (std::size_t i = 0; i < faults.size(); ++i) {
-    if (faults_on(faults[i]) > max) {
-      max = faults_on(faults[i]);
-      nid = static_cast<node_index>(i);
-    }
-  }
-  return nid;
-}
-
 template <class Placement>
 fault_report report_faults(const Placement& pl, const std::vector<fault_pair>& faults, const fault_view& view,
                            const std::vector<distance_t>& levels) {
@@ -82,210 +70,123 @@ fault_report report_faults(const Placement& pl, const std::vector<fault_pair>& f
 }
 
 // ---------------------------------------------------------------------------------------------
-// Why: the steps of task_numa_placement() and preferred_group_nid() retraced in words
+// Why: the steps the stack's policies recorded (numaplace/policy/trace.hpp), in words. Every
+// fact comes from the trace; nothing here knows a kernel rule.
 
-template <class P>
-struct scoring_rule_of : std::false_type {};
-template <preferred_rule R>
-struct scoring_rule_of<numaplace::fault_scoring<R>> : std::true_type {
-  static constexpr preferred_rule rule = R;
+template <class... F>
+struct overloaded : F... {
+  using F::operator()...;
 };
+template <class... F>
+overloaded(F...) -> overloaded<F...>;
 
 std::string node_set(const std::vector<node_index>& nodes) { return fmt::format("{{{}}}", fmt::join(nodes, ",")); }
 
-// The backplane narrowing (spec section 4) as the kernel performs it, step by step, to say
-// which group won at which distance.
-template <class View>
-std::string backplane_reason(const View& topo, const std::vector<fault_pair>& group, node_index chosen) {
-  const auto& c = topo.classification_info();
-  std::vector<node_index> nodes;
-  for (node_index n = 0; n < topo.node_count(); ++n) {
-    if (topo.has_cpu(n)) nodes.push_back(n);
+std::string preferred_reason(std::span<const decision_step> trace, node_index chosen) {
+  namespace steps = numaplace::steps;
+  std::vector<std::string> clauses;
+  std::vector<std::string> levels;  // consecutive backplane levels make one clause
+  const auto end_levels = [&] {
+    if (levels.empty()) return;
+    clauses.push_back(fmt::format("the group's faults narrowed level by level: {}", fmt::join(levels, ", ")));
+    levels.clear();
+  };
+  for (const decision_step& step : trace) {
+    if (!std::holds_alternative<steps::narrowed>(step)) end_levels();
+    std::visit(overloaded{
+                   [&](const steps::places_no_task&) {
+                     clauses.emplace_back("this stack places no task by its faults (pages move to their tasks instead)");
+                   },
+                   [&](const steps::fault_maximum& s) {
+                     const bool task = s.owner == numaplace::fault_owner::task;
+                     if (s.node == no_node) {
+                       clauses.push_back(task ? "the task's own faults are all zero" : "the group's faults are all zero");
+                     } else {
+                       clauses.push_back(fmt::format("node {} has the most {} faults ({} of {})", s.node,
+                                                     task ? "task" : "group", s.faults, s.total));
+                     }
+                   },
+                   [&](const steps::nearest_cpu_node& s) {
+                     clauses.push_back(
+                         fmt::format("node {} has no CPUs, so node {}, the nearest that has, stands in", s.from, s.node));
+                   },
+                   [&](const steps::gated_on_task_faults&) {
+                     clauses.emplace_back(
+                         "this kernel decides only when the task has faults of its own, even for a task in a group");
+                   },
+                   [&](const steps::group_choice_applies&) {
+                     clauses.emplace_back("the task has faults of its own, so the group's choice applies");
+                   },
+                   [&](const steps::combined_weight& s) {
+                     clauses.push_back(fmt::format(
+                         "node {} has the highest task weight + group weight counting nearby nodes ({} + {} per mille at "
+                         "distance {})",
+                         s.node, s.task_weight, s.group_weight, s.distance));
+                   },
+                   [&](const steps::group_weight& s) {
+                     clauses.push_back(fmt::format(
+                         "node {} has the highest group weight counting nearby nodes ({} per mille at distance {})",
+                         s.node, s.weight, s.distance));
+                   },
+                   [&](const steps::narrowed& s) {
+                     levels.push_back(fmt::format("{} at distance {} ({} of {})", node_set(s.nodes), s.distance, s.faults,
+                                                  s.of));
+                   },
+                   [](const steps::comparison&) {},
+                   [](const steps::imbalance_outcome&) {},
+               },
+               step);
   }
-  std::uint64_t outer = total_of(group);
-  node_index nid = no_node;
-  std::vector<std::string> steps;
-  for (auto level = c.levels.end(); level != c.levels.begin();) {
-    const distance_t dist = *--level;
-    if (dist <= c.local_distance) break;
-    std::vector<node_index> left = nodes;
-    std::vector<node_index> best;
-    std::uint64_t max_faults = 0;
-    while (!left.empty()) {
-      const node_index seed = left.front();
-      std::vector<node_index> members;
-      std::vector<node_index> rest;
-      std::uint64_t sum = 0;
-      for (const node_index b : left) {
-        if (topo.distance(seed, b) < dist) {
-          members.push_back(b);
-          sum += faults_on(group[b]);
-        } else {
-          rest.push_back(b);
-        }
-      }
-      if (sum > max_faults) {
-        max_faults = sum;
-        best = members;
-        nid = seed;
-      }
-      left.swap(rest);
-    }
-    if (max_faults == 0) break;
-    steps.push_back(fmt::format("{} at distance {} ({} of {})", node_set(best), dist, max_faults, outer));
-    outer = max_faults;
-    nodes = best;
-  }
-  std::string reason = fmt::format("the group's faults narrowed level by level: {}", fmt::join(steps, ", "));
-  if (nid != chosen) reason += fmt::format(" (retraced here as node {}; numaplace chose {})", nid, chosen);
-  return reason;
+  end_levels();
+  const std::string reason = fmt::format("{}", fmt::join(clauses, "; "));
+  return chosen == no_node ? "no preferred node: " + reason : reason;
 }
 
-// Why the group's node is `chosen`, starting from `start`, the node with its most faults.
-template <class Placement>
-std::string group_reason(const Placement& pl, const decision_input& di, const std::vector<fault_pair>& group,
-                         bool narrows, node_index start, node_index chosen) {
-  const std::uint64_t total = total_of(group);
-  if (!narrows || Placement::kind == numa_kind::direct) {
-    return fmt::format("node {} has the most group faults ({} of {})", chosen, faults_on(group[chosen]), total);
-  }
-  if constexpr (Placement::kind == numa_kind::glueless_mesh) {
-    const distance_t max = pl.topology().max_distance();
-    const std::uint64_t w = pl.group_weight(di, chosen, max);
-    if (chosen == start) {
-      return fmt::format(
-          "node {} has the most group faults ({} of {}) and the highest group weight counting nearby nodes "
-          "({} per mille at distance {})",
-          chosen, faults_on(group[chosen]), total, w, max);
-    }
-    return fmt::format(
-        "node {} has the highest group weight counting nearby nodes ({} per mille at distance {}), "
-        "though the group's most faults are on node {} ({} of {})",
-        chosen, w, max, start, faults_on(group[start]), total);
-  } else {
-    std::string reason = backplane_reason(pl.topology(), group, chosen);
-    if (start != chosen) {
-      reason += fmt::format("; node {} alone has the most ({})", start, faults_on(group[start]));
-    }
-    return reason;
-  }
+// A relation that did not hold, as the one that did.
+std::string_view negated(std::string_view relation) {
+  if (relation == "<=") return ">";
+  if (relation == "<") return ">=";
+  if (relation == ">=") return "<";
+  if (relation == ">") return "<=";
+  return relation;
 }
 
-template <class Placement>
-std::string why(const Placement& pl, const explain_input& in, const decision_input& di, node_index chosen) {
-  preferred_rule rule = preferred_rule::v5_18;
-  bool narrows = false;
-  bool weighs_neighbours = false;
-  bool places_tasks = true;
-  pl.for_each_policy([&](const auto& p) {
-    using P = std::decay_t<decltype(p)>;
-    if constexpr (std::is_same_v<P, numaplace::page_placement_only>) places_tasks = false;
-    if constexpr (scoring_rule_of<P>::value) rule = scoring_rule_of<P>::rule;
-    if constexpr (requires { p.choose_group_node(pl, di, node_index{}); }) narrows = true;
-    if constexpr (requires { p.score_nearby(pl, fault_view{}, node_index{}, distance_t{}); }) weighs_neighbours = true;
-  });
-
-  if (!places_tasks) {
-    return "no preferred node: this kernel places no task by its faults (v3.8..v3.12: task_numa_placement() was a "
-           "placeholder; pages move to their tasks instead)";
-  }
-  const node_index task_max = most_faults(in.task_faults);
-  const std::uint64_t task_total = total_of(in.task_faults);
-  if (!in.group_faults) {
-    if (chosen == no_node)
-      return "no preferred node: the task's faults are all zero (the kernel keeps its previous one)";
-    return fmt::format("node {} has the most task faults ({} of {})", chosen, faults_on(in.task_faults[chosen]),
-                       task_total);
-  }
-  const std::vector<fault_pair>& group = *in.group_faults;
-  const node_index group_max = most_faults(group);
-
-  if (rule <= preferred_rule::v3_19 && task_max == no_node) {
-    return "no preferred node: the task's own faults are all zero, and this kernel decides only when the task has "
-           "faults, even for a task in a group";
-  }
-  if (rule == preferred_rule::v3_13) {
-    if (task_max == group_max) {
-      return fmt::format("node {} has the most task faults ({} of {}) and the most group faults ({} of {})", chosen,
-                         faults_on(in.task_faults[chosen]), task_total, faults_on(group[chosen]), total_of(group));
+std::string imbalance_reason(std::span<const decision_step> trace) {
+  namespace steps = numaplace::steps;
+  std::vector<std::string> tests;
+  std::string outcome;
+  for (const decision_step& step : trace) {
+    if (const auto* c = std::get_if<steps::comparison>(&step)) {
+      const std::string_view right = c->right;
+      tests.push_back(fmt::format("{} {} {} {}{}", c->left, c->left_value, c->holds ? c->relation : negated(c->relation),
+                                  right.empty() ? std::string() : fmt::format("{} ", right), c->right_value));
+    } else if (const auto* o = std::get_if<steps::imbalance_outcome>(&step)) {
+      outcome = o->result == o->imbalance ? "kept" : "forgiven";
     }
-    const distance_t max = pl.topology().max_distance();
-    const std::string group_part = group_max == no_node ? std::string("the group has none")
-                                                        : fmt::format("the group's on node {} ({} of {})", group_max,
-                                                                      faults_on(group[group_max]), total_of(group));
-    return fmt::format(
-        "the task's most faults are on node {} ({} of {}), {}: node {} has the highest task weight + group weight{} "
-        "({} + {} per mille)",
-        task_max, faults_on(in.task_faults[task_max]), task_total, group_part, chosen,
-        weighs_neighbours ? fmt::format(" counting nearby nodes at distance {}", max) : std::string(),
-        pl.task_weight(di, chosen, max), pl.group_weight(di, chosen, max));
   }
-  if (chosen == no_node) {
-    if (rule == preferred_rule::v3_19) {
-      return "no preferred node: the group's faults are all zero, and this kernel takes the group's node whenever "
-             "the task has faults";
-    }
-    return "no preferred node: the group's faults are all zero";
-  }
-  std::string reason = group_reason(pl, di, group, narrows, group_max, chosen);
-  if (rule == preferred_rule::v3_19) reason += " (the task has faults of its own, so the group's choice applies)";
-  return reason;
+  if (tests.empty()) return fmt::format("no NUMA allowance: {}", outcome);
+  return fmt::format("{}: {}", fmt::join(tests, " and "), outcome);
 }
 
-// ---------------------------------------------------------------------------------------------
-// adjust_numa_imbalance()
-
-long adjust(const imbalance_question& q) {
+// adjust_numa_imbalance() by the question's rule, its steps recorded into `trace`.
+long adjust(const imbalance_question& q, numaplace::decision_trace& trace) {
   using numaplace::imbalance_adjustment;
   using numaplace::imbalance_rule;
   switch (q.rule) {
     case imbalance_rule::v5_5:
-      return imbalance_adjustment<imbalance_rule::v5_5>{}.adjust_imbalance(q.args);
+      return imbalance_adjustment<imbalance_rule::v5_5>{}.adjust_imbalance(q.args, trace);
     case imbalance_rule::v5_7:
-      return imbalance_adjustment<imbalance_rule::v5_7>{}.adjust_imbalance(q.args);
+      return imbalance_adjustment<imbalance_rule::v5_7>{}.adjust_imbalance(q.args, trace);
     case imbalance_rule::v5_10:
-      return imbalance_adjustment<imbalance_rule::v5_10>{}.adjust_imbalance(q.args);
+      return imbalance_adjustment<imbalance_rule::v5_10>{}.adjust_imbalance(q.args, trace);
     case imbalance_rule::v5_11:
-      return imbalance_adjustment<imbalance_rule::v5_11>{}.adjust_imbalance(q.args);
+      return imbalance_adjustment<imbalance_rule::v5_11>{}.adjust_imbalance(q.args, trace);
     case imbalance_rule::v5_18:
-      return imbalance_adjustment<imbalance_rule::v5_18>{}.adjust_imbalance(q.args);
+      return imbalance_adjustment<imbalance_rule::v5_18>{}.adjust_imbalance(q.args, trace);
     case imbalance_rule::v5_19:
       break;
   }
-  return imbalance_adjustment<imbalance_rule::v5_19>{}.adjust_imbalance(q.args);
-}
-
-std::string imbalance_reason(const imbalance_question& q, long result) {
-  using numaplace::imbalance_rule;
-  const auto& a = q.args;
-  const std::string outcome = result == a.imbalance ? "kept" : "forgiven";
-  std::string test;
-  switch (q.rule) {
-    case imbalance_rule::v5_5:
-      return fmt::format("v5.5 has no NUMA allowance: {}", outcome);
-    case imbalance_rule::v5_7:
-      return fmt::format("the source runs {} task(s), {} 2: {}", a.src_running, a.src_running <= 2 ? "<=" : ">",
-                         outcome);
-    case imbalance_rule::v5_10:
-      return fmt::format("the destination runs {} task(s), {} 2: {}", a.dst_running, a.dst_running <= 2 ? "<=" : ">",
-                         outcome);
-    case imbalance_rule::v5_11:
-      test = fmt::format("dst_running {} {} dst_weight/4 = {}", a.dst_running,
-                         a.dst_running < (a.dst_weight >> 2) ? "<" : ">=", a.dst_weight >> 2);
-      if (!(a.dst_running < (a.dst_weight >> 2))) return fmt::format("{}: {}", test, outcome);
-      break;
-    case imbalance_rule::v5_18:
-      test = fmt::format("dst_running {} {} imb_numa_nr {}", a.dst_running,
-                         a.dst_running < a.imb_numa_nr ? "<" : ">=", a.imb_numa_nr);
-      if (!(a.dst_running < a.imb_numa_nr)) return fmt::format("{}: {}", test, outcome);
-      break;
-    case imbalance_rule::v5_19:
-      test = fmt::format("dst_running {} {} imb_numa_nr {}", a.dst_running, a.dst_running <= a.imb_numa_nr ? "<=" : ">",
-                         a.imb_numa_nr);
-      if (!(a.dst_running <= a.imb_numa_nr)) return fmt::format("{}: {}", test, outcome);
-      break;
-  }
-  return fmt::format("{} and imbalance {} {} 2: {}", test, a.imbalance, a.imbalance <= 2 ? "<=" : ">", outcome);
+  return imbalance_adjustment<imbalance_rule::v5_19>{}.adjust_imbalance(q.args, trace);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,9 +212,10 @@ void fill_report(const Placement& pl, const explain_input& in, explain_report& r
   r.task = report_faults(pl, in.task_faults, di.task, r.levels_above_local);
   if (in.group_faults) r.group = report_faults(pl, *in.group_faults, di.group, r.levels_above_local);
 
+  pl.trace().clear();
   const node_index nid = pl.preferred_node(di);
   r.preferred_nid = nid == no_node ? -1 : static_cast<long long>(nid);
-  r.why = why(pl, in, di, nid);
+  r.why = preferred_reason(pl.trace().steps(), nid);
 }
 
 nlohmann::ordered_json per_level(const explain_report& r, const std::vector<std::vector<std::uint64_t>>& values) {
@@ -387,14 +289,18 @@ std::vector<std::string> stack_names() {
 explain_report make_explain_report(const explain_input& in, const std::string& stack_name) {
   explain_report r;
   r.stack = stack_name;
-  const bool found =
-      numaplace::with_named_placement(stack_name, in.topology, [&](const auto& pl) { fill_report(pl, in, r); });
+  numaplace::decision_trace trace;
+  const bool found = numaplace::with_stack(stack_name, [&](auto stack) {
+    numaplace::with_traced_placement<typename decltype(stack)::type>(in.topology, trace,
+                                                                      [&](const auto& pl) { fill_report(pl, in, r); });
+  });
   if (!found) {
     throw usage_error(fmt::format("unknown stack '{}'; valid stacks: {}", stack_name, fmt::join(stack_names(), ", ")));
   }
   for (const imbalance_question& q : in.imbalance) {
-    const long result = adjust(q);
-    r.imbalance.push_back({q, result, imbalance_reason(q, result)});
+    trace.clear();
+    const long result = adjust(q, trace);
+    r.imbalance.push_back({q, result, imbalance_reason(trace.steps())});
   }
   return r;
 }

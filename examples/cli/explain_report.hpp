@@ -1,8 +1,9 @@
 #pragma once
 // `numaplace explain`'s findings: what a named stack computes from the input (per-level
 // nearby scores and weights, the preferred node, imbalance allowances) and why it chose that
-// node, ready to print as text or JSON. Every number comes from the library's placement; the
-// CLI only retraces the steps (the backplane narrowing, say) to put the reason into words.
+// node, ready to print as text or JSON. Every number comes from the library's placement, and
+// every reason from the steps its policies recorded (numaplace/policy/trace.hpp); the CLI only
+// puts them into words.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

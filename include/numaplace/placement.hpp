@@ -29,6 +29,7 @@
 #include "policy/default_roles.hpp"
 #include "policy/hooks.hpp"
 #include "policy/inputs.hpp"
+#include "policy/trace.hpp"
 #include "stats/fault_view.hpp"
 #include "topology/kinded_topology.hpp"
 #include "topology/types.hpp"
@@ -66,6 +67,18 @@ P make_policy(const View& view) {
 template <class P>
 inline constexpr bool policy_reads_buddies = requires { requires P::reads_buddies; };
 
+// The trace a stack records into: traced_by<Trace>'s Trace, else no_trace.
+template <class... Ps>
+struct trace_of {
+  using type = no_trace;
+};
+template <class P, class... Ps>
+struct trace_of<P, Ps...> : trace_of<Ps...> {};
+template <class Trace, class... Ps>
+struct trace_of<traced_by<Trace>, Ps...> {
+  using type = Trace;
+};
+
 // Whether policy P keeps tasks out of numa_groups (declares `static constexpr bool
 // forms_groups = false`, as page_placement_only does for v3.8).
 template <class P>
@@ -80,6 +93,10 @@ class placement {
  public:
   using topology_type = View;
   static constexpr numa_kind kind = View::kind;
+  /// What decisions record their steps into (policy/trace.hpp): no_trace unless the stack
+  /// lists traced_by<Trace>.
+  using trace_type = typename detail::trace_of<Policies...>::type;
+  static constexpr bool traced = traces<trace_type>;
   /// kernel_arithmetic (wrapping, as the kernel) unless the stack has overflow_safe.
   using arithmetic = hooks::chosen_t<hooks::arithmetic, policy_tuple>;
 
@@ -89,11 +106,25 @@ class placement {
   }
 
   explicit placement(const View& view)
-      : view_(view),
-        policies_(boost::hana::unpack(detail::active_policies<kind, Policies...>(), [&](auto... types) {
-          return policy_tuple(detail::make_policy<typename decltype(types)::type>(view)...);
-        })) {
+    requires(!traced)
+      : view_(view), policies_(make_policies(view)) {
     hooks::check_every_rule<placement, policy_tuple>();
+  }
+
+  /// A traced placement: its decisions record their steps into `trace`, which must outlive it.
+  placement(const View& view, trace_type& trace)
+    requires traced
+      : view_(view), policies_(make_policies(view)), trace_(&trace) {
+    hooks::check_every_rule<placement, policy_tuple>();
+  }
+
+  /// Where policies record their steps: the placement's trace, or a no_trace that keeps none.
+  decltype(auto) trace() const noexcept {
+    if constexpr (traced) {
+      return *trace_;
+    } else {
+      return no_trace{};
+    }
   }
 
   const View& topology() const noexcept { return view_; }
@@ -240,8 +271,15 @@ class placement {
   }
 
  private:
+  static policy_tuple make_policies(const View& view) {
+    return boost::hana::unpack(detail::active_policies<kind, Policies...>(), [&](auto... types) {
+      return policy_tuple(detail::make_policy<typename decltype(types)::type>(view)...);
+    });
+  }
+
   View view_;
   policy_tuple policies_;
+  [[no_unique_address]] std::conditional_t<traced, trace_type*, no_trace> trace_{};
 };
 
 }  // namespace numaplace

@@ -255,6 +255,17 @@ decltype(auto) with_placement(const T& t, F&& f) {
   });
 }
 
+/// with_placement for `Stack` with its decisions traced: builds the placement of
+/// extend<Stack, traced_by<Trace>> for `t`, recording into `trace`, and calls `f(placement)`.
+template <class Stack, cached_facts T, class Trace, class F>
+decltype(auto) with_traced_placement(const T& t, Trace& trace, F&& f) {
+  using traced = extend<Stack, traced_by<Trace>>;
+  return visit_kind(t, Stack::era, [&](const auto& view) -> decltype(auto) {
+    const typename traced::template placement_type<std::decay_t<decltype(view)>> pl(view, trace);
+    return f(pl);
+  });
+}
+
 /// with_stack, then with_placement: builds the placement of the stack called `name` for `t`
 /// and calls `f(placement)`; false, without calling `f`, when no stack has that name. `f` is
 /// instantiated for every named stack and kind, so it returns nothing: it writes its result.

@@ -7,6 +7,7 @@
 
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"
+#include "trace.hpp"
 
 namespace numaplace {
 
@@ -26,15 +27,16 @@ struct fault_scoring {
     if constexpr (Rule >= preferred_rule::v4_19) {
       // One maximum: the group's when grouped (through the composer, which narrows it in the
       // same pass where the stack can), else the task's.
-      const auto maximum_of = [&](const fault_view& f) {
+      const auto maximum_of = [&](const fault_view& f, fault_owner owner) {
         const node_index max_nid = fault_maximum<Placement>(f);
+        record(pl.trace(), [&] { return steps::fault_maximum{owner, max_nid, faults_at<Placement>(f, max_nid), f.total}; });
         // max_nid stays no_node exactly when every count is 0; testing it rather than
         // max_faults lets the compiler drop the test where nothing follows (direct, no CPU-less
         // nodes).
-        return max_nid == no_node ? no_node : settle_on_cpu(pl.topology(), max_nid);
+        return max_nid == no_node ? no_node : settle_on_cpu(pl, max_nid);
       };
-      if (in.has_group()) return pl.group_node_from_faults(in, [&] { return maximum_of(in.group); });
-      return maximum_of(in.task);
+      if (in.has_group()) return pl.group_node_from_faults(in, [&] { return maximum_of(in.group, fault_owner::group); });
+      return maximum_of(in.task, fault_owner::task);
     } else {
       if (!pl.fits(in)) return no_node;
       const auto n = static_cast<node_index>(pl.node_count());
@@ -54,10 +56,20 @@ struct fault_scoring {
           }
         }
       }
+      record(pl.trace(), [&] { return steps::fault_maximum{fault_owner::task, max_nid, max_faults, in.task.total}; });
+      if (in.has_group()) {
+        record(pl.trace(), [&] {
+          return steps::fault_maximum{fault_owner::group, max_group_nid, max_group_faults, in.group.total};
+        });
+      }
       // The kernel gates on the task's own faults, even for grouped tasks.
-      if (max_faults == 0) return no_node;
+      if (max_faults == 0) {
+        if (in.has_group()) record(pl.trace(), [] { return steps::gated_on_task_faults{}; });
+        return no_node;
+      }
       if (!in.has_group()) return max_nid;
       if constexpr (Rule == preferred_rule::v3_19) {
+        record(pl.trace(), [] { return steps::group_choice_applies{}; });
         return pl.group_node(in, max_group_nid);
       } else {
         if (max_nid == max_group_nid) return max_nid;
@@ -73,6 +85,10 @@ struct fault_scoring {
             max_nid = i;
           }
         }
+        record(pl.trace(), [&] {
+          return steps::combined_weight{max_nid, pl.task_weight(in, max_nid, dist), pl.group_weight(in, max_nid, dist),
+                                        dist};
+        });
         return max_nid;
       }
     }
@@ -96,13 +112,21 @@ struct fault_scoring {
     return max_nid;
   }
 
+  /// A node's faults, 0 for no_node (what a step records for "all zero").
+  template <class Placement>
+  static std::uint64_t faults_at(const fault_view& f, node_index nid) noexcept {
+    return nid == no_node ? 0 : Placement::faults_on(f, nid);
+  }
+
   /// The fault maximum as the rule keeps it: since v5.18 never a CPU-less node.
-  template <class View>
-  static node_index settle_on_cpu(const View& topo, node_index max_nid) noexcept {
+  template <class Placement>
+  static node_index settle_on_cpu(const Placement& pl, node_index max_nid) noexcept {
     if constexpr (Rule >= preferred_rule::v5_18) {
-      return nearest_cpu_node(topo, max_nid);
+      const node_index nid = nearest_cpu_node(pl.topology(), max_nid);
+      if (nid != max_nid) record(pl.trace(), [&] { return steps::nearest_cpu_node{max_nid, nid}; });
+      return nid;
     } else {
-      (void)topo;
+      (void)pl;
       return max_nid;
     }
   }

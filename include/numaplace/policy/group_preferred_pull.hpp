@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "arithmetic.hpp"
+#include "trace.hpp"
 
 #include "../stats/active_nodes.hpp"
 #include "../stats/fault_view.hpp"
@@ -66,6 +67,8 @@ class backplane_groups {
   const group& root() const noexcept { return groups_[0]; }
   const group& child(const group& g, std::uint32_t i) const noexcept { return groups_[g.first_child + i]; }
   const node_index* members(const group& g) const noexcept { return members_.data() + g.first_member; }
+  /// The distance below which level `level`'s groups were formed (level 0: the largest).
+  distance_t limit(std::size_t level) const noexcept { return limits_[level]; }
 
  private:
   template <class View>
@@ -181,11 +184,14 @@ class group_preferred_pull {
           max_node = node;
         }
       }
+      if (max_score > 0) record(pl.trace(), [&] { return steps::group_weight{max_node, max_score, dist}; });
       return max_node;
     } else {
       // Raw group faults, not weights, decide between groups.
       const auto* g = &tree_.root();
-      while (g->child_count > 0) {
+      std::uint64_t outer = 0;  // what the level above held, for the trace
+      if constexpr (traces<decltype(pl.trace())>) outer = in.group.total;
+      for (std::size_t level = 0; g->child_count > 0; ++level) {
         std::uint64_t max_faults = 0;
         const detail::backplane_groups::group* best = nullptr;
         for (std::uint32_t c = 0; c < g->child_count; ++c) {
@@ -201,6 +207,12 @@ class group_preferred_pull {
           }
         }
         if (best == nullptr) break;
+        record(pl.trace(), [&] {
+          const node_index* m = tree_.members(*best);
+          return steps::narrowed{std::vector<node_index>(m, m + best->member_count), tree_.limit(level), max_faults,
+                                 outer};
+        });
+        if constexpr (traces<decltype(pl.trace())>) outer = max_faults;
         nid = best->seed;
         g = best;
       }
@@ -219,7 +231,11 @@ class group_preferred_pull {
     requires detail::group_weights_in_one_pass<Placement>
   [[gnu::always_inline]] node_index narrow_from_faults(const Placement& pl, const decision_input& in,
                                                        Maximum&& maximum) const noexcept {
-    return best_weight_in_one_pass(pl, in.group, [&](bool any_faults) { return any_faults ? maximum() : no_node; });
+    return best_weight_in_one_pass(pl, in.group, [&](bool any_faults) {
+      if (any_faults) return maximum();
+      record(pl.trace(), [&] { return steps::fault_maximum{fault_owner::group, no_node, 0, in.group.total}; });
+      return no_node;
+    });
   }
 
   /// Look beyond the preferred node when the group is active on several nodes (v4.6+ rule:
@@ -266,7 +282,9 @@ class group_preferred_pull {
         skip_below = total <= no_wrap ? total + 1 : 0;
       }
     });
-    return max_node != no_node ? max_node : fallback(any_faults);
+    if (max_node == no_node) return fallback(any_faults);
+    record(pl.trace(), [&] { return steps::group_weight{max_node, max_score, topo.max_distance()}; });
+    return max_node;
   }
 
   detail::backplane_groups tree_;

@@ -6,7 +6,8 @@
 // documented as sched_ext_ops documents its callbacks' defaults.
 //
 // The table depends on nothing concrete: it reads only the hooks' inputs (inputs.hpp,
-// loop_inputs.hpp, stats/fault_view.hpp) and views (machine_view.hpp). The one default that
+// loop_inputs.hpp, stats/fault_view.hpp), views (machine_view.hpp) and the trace decisions
+// record into (trace.hpp). The one default that
 // is a policy, 6.1's for each balancing-loop role, is policy/default_roles.hpp's, which the
 // composer includes.
 //
@@ -71,6 +72,7 @@
 #include "inputs.hpp"
 #include "loop_inputs.hpp"
 #include "machine_view.hpp"
+#include "trace.hpp"
 
 namespace numaplace {
 
@@ -199,7 +201,14 @@ struct adjust_imbalance {
   static constexpr bool provided_by = requires(const P& p, const imbalance_args& a) {
     { p.adjust_imbalance(a) } -> std::convertible_to<long>;
   };
-  static long call(const auto& p, const auto&, const imbalance_args& a) noexcept { return p.adjust_imbalance(a); }
+  static long call(const auto& p, const auto& pl, const imbalance_args& a) noexcept {
+    // A traced placement hands its trace to a rule that records (imbalance_adjustment does).
+    if constexpr (requires { requires traces<decltype(pl.trace())>; p.adjust_imbalance(a, pl.trace()); }) {
+      return p.adjust_imbalance(a, pl.trace());
+    } else {
+      return p.adjust_imbalance(a);
+    }
+  }
   static long fallback(const auto&, const imbalance_args& a) noexcept { return a.imbalance; }
 };
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "inputs.hpp"
+#include "trace.hpp"
 
 namespace numaplace {
 
@@ -24,21 +25,40 @@ struct imbalance_adjustment {
   /// NUMA_IMBALANCE_MIN: small imbalances are left alone so communicating tasks stay together.
   static constexpr long imbalance_min = 2;
 
-  constexpr long adjust_imbalance(const imbalance_args& a) const noexcept {
-    if constexpr (Rule == imbalance_rule::v5_5) {
-      return a.imbalance;
-    } else if constexpr (Rule == imbalance_rule::v5_7) {
-      return a.src_running <= imbalance_min ? 0 : a.imbalance;
+  constexpr long adjust_imbalance(const imbalance_args& a) const noexcept { return adjust_imbalance(a, no_trace{}); }
+
+  /// The same, recording into `trace` each test the rule makes, in the kernel's names, and
+  /// the outcome (policy/trace.hpp): the rule's own answer to "why".
+  template <class Trace>
+  constexpr long adjust_imbalance(const imbalance_args& a, Trace&& trace) const noexcept {
+    const auto test = [&](const char* left, long left_value, const char* relation, const char* right,
+                          long right_value, bool holds) {
+      record(trace, [&] { return steps::comparison{left, left_value, relation, right, right_value, holds}; });
+      return holds;
+    };
+    long result = a.imbalance;
+    if constexpr (Rule == imbalance_rule::v5_7) {
+      if (test("src_running", a.src_running, "<=", "", imbalance_min, a.src_running <= imbalance_min)) result = 0;
     } else if constexpr (Rule == imbalance_rule::v5_10) {
-      return a.dst_running <= imbalance_min ? 0 : a.imbalance;
-    } else {
+      if (test("dst_running", a.dst_running, "<=", "", imbalance_min, a.dst_running <= imbalance_min)) result = 0;
+    } else if constexpr (Rule != imbalance_rule::v5_5) {
       bool lightly_loaded = false;
-      if constexpr (Rule == imbalance_rule::v5_11) lightly_loaded = a.dst_running < (a.dst_weight >> 2);
-      if constexpr (Rule == imbalance_rule::v5_18) lightly_loaded = a.dst_running < a.imb_numa_nr;
-      if constexpr (Rule == imbalance_rule::v5_19) lightly_loaded = a.dst_running <= a.imb_numa_nr;
-      if (!lightly_loaded) return a.imbalance;
-      return a.imbalance <= imbalance_min ? 0 : a.imbalance;
+      if constexpr (Rule == imbalance_rule::v5_11) {
+        lightly_loaded = test("dst_running", a.dst_running, "<", "dst_weight/4", a.dst_weight >> 2,
+                              a.dst_running < (a.dst_weight >> 2));
+      } else if constexpr (Rule == imbalance_rule::v5_18) {
+        lightly_loaded =
+            test("dst_running", a.dst_running, "<", "imb_numa_nr", a.imb_numa_nr, a.dst_running < a.imb_numa_nr);
+      } else {
+        lightly_loaded =
+            test("dst_running", a.dst_running, "<=", "imb_numa_nr", a.imb_numa_nr, a.dst_running <= a.imb_numa_nr);
+      }
+      if (lightly_loaded && test("imbalance", a.imbalance, "<=", "", imbalance_min, a.imbalance <= imbalance_min)) {
+        result = 0;
+      }
     }
+    record(trace, [&] { return steps::imbalance_outcome{a.imbalance, result}; });
+    return result;
   }
 
   /// The same allowance as the load balancer's calculate_imbalance() asks for it: the kernel

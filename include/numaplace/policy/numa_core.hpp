@@ -36,6 +36,7 @@
 #include "../topology/types.hpp"
 #include "machine_view.hpp"
 #include "task_migrate.hpp"
+#include "trace.hpp"
 
 namespace numaplace {
 
@@ -116,6 +117,7 @@ struct numa_core_placement {
         max_nid = n;
       }
     }
+    record(pl.trace(), [&] { return steps::fault_maximum{fault_owner::task, max_nid, max_faults, in.task.total}; });
     return max_nid;
   }
 };

@@ -12,13 +12,15 @@
 
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"
+#include "trace.hpp"
 
 namespace numaplace {
 
 struct page_placement_only {
   /// No preferred node, whatever the faults: the kernel then keeps numa_preferred_nid (-1).
   template <class Placement>
-  node_index select_preferred(const Placement&, const decision_input&) const noexcept {
+  node_index select_preferred(const Placement& pl, const decision_input&) const noexcept {
+    record(pl.trace(), [] { return steps::places_no_task{}; });
     return no_node;
   }
   /// task_numa_fault() of v3.8 joined no groups: it recorded no faulting pid to tell shared
