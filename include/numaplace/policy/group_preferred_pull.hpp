@@ -45,6 +45,7 @@ class backplane_groups {
     std::uint32_t member_count = 0;
     std::uint32_t first_child = 0;
     std::uint32_t child_count = 0;
+    std::uint32_t level = 0;       // formed below limit(level - 1); the root, level 0, by none
   };
 
   backplane_groups() = default;
@@ -59,7 +60,7 @@ class backplane_groups {
     for (node_index a = 0; a < topo.node_count(); ++a) {
       if (!cpu_nodes_only || topo.has_cpu(a)) all.push_back(a);
     }
-    groups_.push_back({all.empty() ? 0 : all.front(), 0, static_cast<std::uint32_t>(all.size()), 0, 0});
+    groups_.push_back({all.empty() ? 0 : all.front(), 0, static_cast<std::uint32_t>(all.size()), 0, 0, 0});
     members_ = all;
     build(topo, 0, 0);
   }
@@ -67,8 +68,8 @@ class backplane_groups {
   const group& root() const noexcept { return groups_[0]; }
   const group& child(const group& g, std::uint32_t i) const noexcept { return groups_[g.first_child + i]; }
   const node_index* members(const group& g) const noexcept { return members_.data() + g.first_member; }
-  /// The distance below which level `level`'s groups were formed (level 0: the largest).
-  distance_t limit(std::size_t level) const noexcept { return limits_[level]; }
+  /// The distance below which group `g` was formed (the largest for the root's children).
+  distance_t limit(const group& g) const noexcept { return limits_[g.level - 1]; }
 
  private:
   template <class View>
@@ -80,7 +81,7 @@ class backplane_groups {
     const auto first_child = static_cast<std::uint32_t>(groups_.size());
     while (!left.empty()) {
       const node_index seed = left.front();
-      group child{seed, static_cast<std::uint32_t>(members_.size()), 0, 0, 0};
+      group child{seed, static_cast<std::uint32_t>(members_.size()), 0, 0, 0, static_cast<std::uint32_t>(level + 1)};
       std::vector<node_index> rest;
       for (node_index b : left) {
         if (topo.distance(seed, b) < limit) {
@@ -189,9 +190,7 @@ class group_preferred_pull {
     } else {
       // Raw group faults, not weights, decide between groups.
       const auto* g = &tree_.root();
-      std::uint64_t outer = 0;  // what the level above held, for the trace
-      if constexpr (traces<decltype(pl.trace())>) outer = in.group.total;
-      for (std::size_t level = 0; g->child_count > 0; ++level) {
+      while (g->child_count > 0) {
         std::uint64_t max_faults = 0;
         const detail::backplane_groups::group* best = nullptr;
         for (std::uint32_t c = 0; c < g->child_count; ++c) {
@@ -207,12 +206,18 @@ class group_preferred_pull {
           }
         }
         if (best == nullptr) break;
-        record(pl.trace(), [&] {
+        record(pl.trace(), [this, g, best, max_faults, &in] {
+          // Of what the level above held: the whole group's faults at the first level.
+          std::uint64_t of = in.group.total;
+          if (g != &tree_.root()) {
+            of = 0;
+            for (std::uint32_t i = 0; i < g->member_count; ++i) {
+              of = Placement::arithmetic::add(of, Placement::faults_on(in.group, tree_.members(*g)[i]));
+            }
+          }
           const node_index* m = tree_.members(*best);
-          return steps::narrowed{std::vector<node_index>(m, m + best->member_count), tree_.limit(level), max_faults,
-                                 outer};
+          return steps::narrowed{std::vector<node_index>(m, m + best->member_count), tree_.limit(*best), max_faults, of};
         });
-        if constexpr (traces<decltype(pl.trace())>) outer = max_faults;
         nid = best->seed;
         g = best;
       }
