@@ -15,7 +15,7 @@
 
 #include "json_checker.hpp"
 #include "read_input.hpp"
-#include "json_positions.hpp"
+#include <numaplace/formats/json_positions.hpp>
 #include "json_stamp.hpp"
 #include "machine_costs_json.hpp"
 #include "sim_workload_spec.hpp"
@@ -26,6 +26,7 @@ namespace numaplace_cli {
 namespace {
 
 using json = nlohmann::json;
+using numaplace::formats::json_positions;
 namespace sim = numaplace::sim;
 
 // Far beyond any experiment a simulation finishes; keeps a hostile file's work bounded.

@@ -8,8 +8,12 @@
 #ifdef NUMAPLACE_CONSUMER_LINUX
 #include <numaplace/linux.hpp>
 #endif
+#ifdef NUMAPLACE_CONSUMER_FORMATS
+#include <numaplace/formats.hpp>
+#endif
 
 #include <iostream>
+#include <string>
 
 namespace {
 
@@ -39,6 +43,15 @@ int main() {
   std::cout << "linux: " << machine.cpu_count() << " usable CPUs on " << machine.usable_nodes().size() << " of "
             << machine.node_count() << " nodes\n";
   if (machine.cpu_count() == 0) ++failures;
+#endif
+#ifdef NUMAPLACE_CONSUMER_FORMATS
+  try {
+    numaplace::formats::json_checker<>("m.json").fail("/nodes/0", "is bad");
+    ++failures;
+  } catch (const numaplace::formats::format_error& e) {
+    std::cout << "formats: " << e.what() << '\n';
+    if (std::string(e.what()) != "m.json: /nodes/0: is bad") ++failures;
+  }
 #endif
   std::cout << (failures == 0 ? "consumer: ok" : "consumer: WRONG") << '\n';
   return failures == 0 ? 0 : 1;

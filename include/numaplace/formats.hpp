@@ -1,0 +1,9 @@
+#pragma once
+// numaplace's own file formats, both ways: the optional numaplace::formats component (link it;
+// it needs nlohmann-json and {fmt}). The core headers, numaplace.hpp among them, never include
+// these.
+
+#include "formats/format_error.hpp"
+#include "formats/json_checker.hpp"
+#include "formats/json_positions.hpp"
+#include "formats/json_stamp.hpp"
