@@ -16,10 +16,10 @@
 #include "json_checker.hpp"
 #include "read_input.hpp"
 #include <numaplace/formats/json_positions.hpp>
+#include <numaplace/formats/topology_json.hpp>
 #include "json_stamp.hpp"
 #include "machine_costs_json.hpp"
 #include "sim_workload_spec.hpp"
-#include "topology_file.hpp"
 
 namespace numaplace_cli {
 
@@ -190,10 +190,10 @@ void read_machine(const checker& c, const json& v, experiment_config& out, const
     if (!x.is_object()) c.fail(p, "expected a topology document (an object, as `numaplace topo --json` prints)");
     const std::string source = fmt::format("{}: {}", c.source(), p);
     try {
-      (void)parse_topology_json(x.dump(), source);
+      (void)numaplace::formats::parse_topology_json(x.dump(), source);
     } catch (const numaplace::topology_error& e) {
       c.fail(p, e.what());
-    } catch (const topology_file_error& e) {
+    } catch (const numaplace::formats::topology_file_error& e) {
       throw experiment_config_error(e.what());  // already "FILE: /machine/topology: /nodes/...: what"
     }
     out.machine.topology_json = x.dump();

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include <numaplace/formats/topology_json.hpp>
 #include <numaplace/sim/hardware_presets.hpp>
 
 #include "command.hpp"
@@ -25,7 +26,6 @@
 #include "sim_report_text.hpp"
 #include "sim_run.hpp"
 #include "sim_workload_spec.hpp"
-#include "topo_json.hpp"
 #include "topology_source.hpp"
 
 namespace numaplace_cli {
@@ -294,7 +294,7 @@ class sim_command final : public command {
     if (m.file || m.sysfs || m.hwloc || m.hwloc_xml) {
       const loaded_topology t = loaded != nullptr ? *loaded : load_machine(m);
       m = machine_request{};
-      m.topology_json = topology_json(t).dump();
+      m.topology_json = numaplace::formats::topology_json(t.topology, t.source, t.notes).dump();
       m.topology_json_source = t.source;
     }
     if (config.costs_file) config.costs_file = std::filesystem::absolute(*config.costs_file).string();

@@ -7,3 +7,4 @@
 #include "formats/json_checker.hpp"
 #include "formats/json_positions.hpp"
 #include "formats/json_stamp.hpp"
+#include "formats/topology_json.hpp"
