@@ -18,7 +18,6 @@
 #include <numaplace/formats/json_positions.hpp>
 #include <numaplace/formats/topology_json.hpp>
 #include "json_stamp.hpp"
-#include "machine_costs_json.hpp"
 #include "sim_workload_spec.hpp"
 
 namespace numaplace_cli {

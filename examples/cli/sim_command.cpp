@@ -13,14 +13,15 @@
 #include <string>
 #include <vector>
 
+#include <numaplace/formats/machine_costs_json.hpp>
 #include <numaplace/formats/topology_json.hpp>
 #include <numaplace/sim/hardware_presets.hpp>
 
 #include "command.hpp"
 #include "exit_codes.hpp"
 #include "experiment_config.hpp"
+#include "read_input.hpp"
 #include "json_stamp.hpp"
-#include "machine_costs_json.hpp"
 #include "sim_report_json.hpp"
 #include "sim_report_plot.hpp"
 #include "sim_report_text.hpp"
@@ -206,7 +207,7 @@ class sim_command final : public command {
     sim_request rq;
     if (costs_json_) {
       load_machine_and_costs(rq);
-      fmt::print("{}\n", numaplace_cli::machine_costs_json(costs_in_use(rq)).dump(2));
+      fmt::print("{}\n", numaplace::formats::machine_costs_json(costs_in_use(rq)).dump(2));
       return exit_ok;
     }
     if (config_json_) {
@@ -309,7 +310,7 @@ class sim_command final : public command {
   // can tell a part of another experiment; the worker threads and where files were do not.
   std::string request_of(const experiment_config& requested, const loaded_topology& machine, const sim_request& rq) const {
     nlohmann::ordered_json config = experiment_config_json(written_config(requested, &machine));
-    nlohmann::ordered_json charged = numaplace_cli::machine_costs_json(costs_in_use(rq));
+    nlohmann::ordered_json charged = numaplace::formats::machine_costs_json(costs_in_use(rq));
     nlohmann::ordered_json request = nlohmann::ordered_json::object();
     for (auto& [key, value] : config.items()) {
       if (!is_stamp_key(key) && key != "threads" && key != "costs") request[key] = std::move(value);
@@ -345,7 +346,8 @@ class sim_command final : public command {
 
   static void attach_costs(sim_request& rq, const std::optional<std::string>& costs_path) {
     if (costs_path) {
-      rq.hardware = read_machine_costs(*costs_path, *rq.machine, rq.machine_source);
+      rq.hardware = numaplace::formats::parse_machine_costs_for(read_input(*costs_path, "a JSON machine-costs file"),
+                                                               *costs_path, *rq.machine, rq.machine_source);
     } else if (const std::string_view preset = "preset "; rq.machine_source.starts_with(preset)) {
       rq.hardware = numaplace::sim::hardware_preset(std::string_view(rq.machine_source).substr(preset.size()));
     }

@@ -7,4 +7,5 @@
 #include "formats/json_checker.hpp"
 #include "formats/json_positions.hpp"
 #include "formats/json_stamp.hpp"
+#include "formats/machine_costs_json.hpp"
 #include "formats/topology_json.hpp"
