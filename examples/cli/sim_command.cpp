@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
+#include <numaplace/formats/experiment_json.hpp>
 #include <numaplace/formats/machine_costs_json.hpp>
 #include <numaplace/formats/topology_json.hpp>
 #include <numaplace/sim/hardware_presets.hpp>
 
 #include "command.hpp"
 #include "exit_codes.hpp"
-#include "experiment_config.hpp"
 #include "read_input.hpp"
 #include "json_stamp.hpp"
 #include "sim_report_json.hpp"
@@ -32,6 +32,17 @@
 namespace numaplace_cli {
 
 namespace {
+
+using numaplace::formats::experiment_config;
+using numaplace::formats::experiment_config_json;
+
+// The experiment file at `path` ("-": standard input); its relative paths start at its folder.
+experiment_config read_experiment_config(const std::string& path, const std::vector<std::string>& stack_names) {
+  const std::string text = read_input(path, "a JSON experiment file");
+  if (path == "-") return numaplace::formats::parse_experiment_config(text, "<stdin>", "", stack_names);
+  return numaplace::formats::parse_experiment_config(text, path, std::filesystem::path(path).parent_path().string(),
+                                                     stack_names);
+}
 
 std::optional<unsigned> parse_unsigned(const std::string& s) {
   unsigned v = 0;
