@@ -14,15 +14,16 @@
 #include <vector>
 
 #include <numaplace/formats/experiment_json.hpp>
+#include <numaplace/formats/json_stamp.hpp>
 #include <numaplace/formats/machine_costs_json.hpp>
+#include <numaplace/formats/sim_report_json.hpp>
 #include <numaplace/formats/topology_json.hpp>
 #include <numaplace/sim/hardware_presets.hpp>
 
 #include "command.hpp"
 #include "exit_codes.hpp"
 #include "read_input.hpp"
-#include "json_stamp.hpp"
-#include "sim_report_json.hpp"
+#include "sim_report_csv.hpp"
 #include "sim_report_plot.hpp"
 #include "sim_report_text.hpp"
 #include "sim_run.hpp"
@@ -35,6 +36,7 @@ namespace {
 
 using numaplace::formats::experiment_config;
 using numaplace::formats::experiment_config_json;
+using numaplace::formats::is_stamp_key;
 
 // The experiment file at `path` ("-": standard input); its relative paths start at its folder.
 experiment_config read_experiment_config(const std::string& path, const std::vector<std::string>& stack_names) {
@@ -42,6 +44,14 @@ experiment_config read_experiment_config(const std::string& path, const std::vec
   if (path == "-") return numaplace::formats::parse_experiment_config(text, "<stdin>", "", stack_names);
   return numaplace::formats::parse_experiment_config(text, path, std::filesystem::path(path).parent_path().string(),
                                                      stack_names);
+}
+
+// The --json reports at `paths`, each read as read_input() reads (at most max_report_bytes),
+// merged into one.
+sim_report merge_sim_report_files(const std::vector<std::string>& paths) {
+  std::vector<numaplace::formats::report_part> parts;
+  for (const auto& path : paths) parts.push_back({path, read_input(path, "a numaplace sim --json report", max_report_bytes)});
+  return numaplace::formats::merge_sim_reports(parts);
 }
 
 std::optional<unsigned> parse_unsigned(const std::string& s) {
@@ -262,9 +272,7 @@ class sim_command final : public command {
     sim_report report = merge_->count() > 0 ? merge_sim_report_files(merge_paths_) : run_simulations(rq);
     if (request && json_) report.request = request_of(*request, *machine, rq);  // merged parts keep theirs
     if (json_) {
-      nlohmann::json j = sim_json(report, timeline_);
-      stamp_json(j, sim_report_format, sim_report_schema_version);
-      fmt::print("{}\n", j.dump(2));
+      fmt::print("{}\n", numaplace::formats::sim_report_json(report, timeline_).dump(2));
     } else if (csv_) {
       print_sim_csv(report);
     } else {

@@ -10,5 +10,6 @@
 #include "formats/json_stamp.hpp"
 #include "formats/machine_costs_json.hpp"
 #include "formats/machine_request.hpp"
+#include "formats/sim_report_json.hpp"
 #include "formats/topology_json.hpp"
 #include "formats/workload_bounds.hpp"
