@@ -220,7 +220,7 @@ inline void read_machine(const checker& c, const json& v, experiment_config& out
     out.machine.hwloc_synthetic = text(c, x, p);
   });
   // A generated or inline machine is checked here, so that its errors point into this file
-  // (and the fuzzer reaches those readers too); load_machine builds it again.
+  // (and the fuzzer reaches those readers too); whoever loads the machine builds it again.
   optional_member(v, at, "generate", [&](const json& x, const std::string& p) {
     const std::string spec = text(c, x, p);
     try {
