@@ -4,6 +4,7 @@
 #   find_package(numaplace CONFIG REQUIRED COMPONENTS hwloc)     -> also numaplace::hwloc
 #   find_package(numaplace CONFIG REQUIRED COMPONENTS linux)     -> also numaplace::linux
 #   find_package(numaplace CONFIG REQUIRED COMPONENTS tbb)       -> also numaplace::tbb (and linux)
+#   find_package(numaplace CONFIG REQUIRED COMPONENTS formats)   -> also numaplace::formats
 # work, and numaplace.pc serves pkg-config users. Everything here is the `dev` install component
 # (the Debian package numaplace-dev, cmake/numaplace_package.cmake); the CLI's rules in
 # examples/ are the `tools` component. Needs GNUInstallDirs (included by the top-level
@@ -38,6 +39,13 @@ endif()
 if(NUMAPLACE_HAVE_TBB)
   install(TARGETS numaplace_tbb EXPORT numaplace-tbb-targets COMPONENT dev)
   install(EXPORT numaplace-tbb-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR}
+          COMPONENT dev)
+endif()
+
+# And the formats component: its link interface names nlohmann_json::nlohmann_json and fmt::fmt.
+if(NUMAPLACE_HAVE_FORMATS)
+  install(TARGETS numaplace_formats EXPORT numaplace-formats-targets COMPONENT dev)
+  install(EXPORT numaplace-formats-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR}
           COMPONENT dev)
 endif()
 

@@ -22,7 +22,8 @@ class usage_error : public std::runtime_error {
 };
 
 /// Input that is missing or malformed; its message names the input and where in it.
-/// (numaplace::topology_error is the library's own, and maps to the same code.)
+/// (numaplace::topology_error and numaplace::formats::format_error are the library's own, and
+/// map to the same code.)
 class bad_input_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

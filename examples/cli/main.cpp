@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include <numaplace/formats/format_error.hpp>
 #include <numaplace/topology/cpulist.hpp>
 #include <numaplace/topology/error.hpp>
 #include <numaplace/version.hpp>
@@ -85,6 +86,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "numaplace: error: {}\n", e.what());
     return numaplace_cli::exit_usage;
   } catch (const numaplace_cli::bad_input_error& e) {
+    fmt::print(stderr, "numaplace: error: {}\n", e.what());
+    return numaplace_cli::exit_bad_input;
+  } catch (const numaplace::formats::format_error& e) {
     fmt::print(stderr, "numaplace: error: {}\n", e.what());
     return numaplace_cli::exit_bad_input;
   } catch (const std::exception& e) {

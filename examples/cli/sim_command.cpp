@@ -13,24 +13,46 @@
 #include <string>
 #include <vector>
 
+#include <numaplace/formats/experiment_json.hpp>
+#include <numaplace/formats/json_stamp.hpp>
+#include <numaplace/formats/machine_costs_json.hpp>
+#include <numaplace/formats/sim_report_json.hpp>
+#include <numaplace/formats/topology_json.hpp>
 #include <numaplace/sim/hardware_presets.hpp>
 
 #include "command.hpp"
 #include "exit_codes.hpp"
-#include "experiment_config.hpp"
-#include "json_stamp.hpp"
-#include "machine_costs_json.hpp"
-#include "sim_report_json.hpp"
+#include "read_input.hpp"
+#include "sim_report_csv.hpp"
 #include "sim_report_plot.hpp"
 #include "sim_report_text.hpp"
 #include "sim_run.hpp"
 #include "sim_workload_spec.hpp"
-#include "topo_json.hpp"
 #include "topology_source.hpp"
 
 namespace numaplace_cli {
 
 namespace {
+
+using numaplace::formats::experiment_config;
+using numaplace::formats::experiment_config_json;
+using numaplace::formats::is_stamp_key;
+
+// The experiment file at `path` ("-": standard input); its relative paths start at its folder.
+experiment_config read_experiment_config(const std::string& path, const std::vector<std::string>& stack_names) {
+  const std::string text = read_input(path, "a JSON experiment file");
+  if (path == "-") return numaplace::formats::parse_experiment_config(text, "<stdin>", "", stack_names);
+  return numaplace::formats::parse_experiment_config(text, path, std::filesystem::path(path).parent_path().string(),
+                                                     stack_names);
+}
+
+// The --json reports at `paths`, each read as read_input() reads (at most max_report_bytes),
+// merged into one.
+sim_report merge_sim_report_files(const std::vector<std::string>& paths) {
+  std::vector<numaplace::formats::report_part> parts;
+  for (const auto& path : paths) parts.push_back({path, read_input(path, "a numaplace sim --json report", max_report_bytes)});
+  return numaplace::formats::merge_sim_reports(parts);
+}
 
 std::optional<unsigned> parse_unsigned(const std::string& s) {
   unsigned v = 0;
@@ -206,7 +228,7 @@ class sim_command final : public command {
     sim_request rq;
     if (costs_json_) {
       load_machine_and_costs(rq);
-      fmt::print("{}\n", numaplace_cli::machine_costs_json(costs_in_use(rq)).dump(2));
+      fmt::print("{}\n", numaplace::formats::machine_costs_json(costs_in_use(rq)).dump(2));
       return exit_ok;
     }
     if (config_json_) {
@@ -250,9 +272,7 @@ class sim_command final : public command {
     sim_report report = merge_->count() > 0 ? merge_sim_report_files(merge_paths_) : run_simulations(rq);
     if (request && json_) report.request = request_of(*request, *machine, rq);  // merged parts keep theirs
     if (json_) {
-      nlohmann::json j = sim_json(report, timeline_);
-      stamp_json(j, sim_report_format, sim_report_schema_version);
-      fmt::print("{}\n", j.dump(2));
+      fmt::print("{}\n", numaplace::formats::sim_report_json(report, timeline_).dump(2));
     } else if (csv_) {
       print_sim_csv(report);
     } else {
@@ -294,7 +314,7 @@ class sim_command final : public command {
     if (m.file || m.sysfs || m.hwloc || m.hwloc_xml) {
       const loaded_topology t = loaded != nullptr ? *loaded : load_machine(m);
       m = machine_request{};
-      m.topology_json = topology_json(t).dump();
+      m.topology_json = numaplace::formats::topology_json(t.topology, t.source, t.notes).dump();
       m.topology_json_source = t.source;
     }
     if (config.costs_file) config.costs_file = std::filesystem::absolute(*config.costs_file).string();
@@ -309,7 +329,7 @@ class sim_command final : public command {
   // can tell a part of another experiment; the worker threads and where files were do not.
   std::string request_of(const experiment_config& requested, const loaded_topology& machine, const sim_request& rq) const {
     nlohmann::ordered_json config = experiment_config_json(written_config(requested, &machine));
-    nlohmann::ordered_json charged = numaplace_cli::machine_costs_json(costs_in_use(rq));
+    nlohmann::ordered_json charged = numaplace::formats::machine_costs_json(costs_in_use(rq));
     nlohmann::ordered_json request = nlohmann::ordered_json::object();
     for (auto& [key, value] : config.items()) {
       if (!is_stamp_key(key) && key != "threads" && key != "costs") request[key] = std::move(value);
@@ -345,7 +365,8 @@ class sim_command final : public command {
 
   static void attach_costs(sim_request& rq, const std::optional<std::string>& costs_path) {
     if (costs_path) {
-      rq.hardware = read_machine_costs(*costs_path, *rq.machine, rq.machine_source);
+      rq.hardware = numaplace::formats::parse_machine_costs_for(read_input(*costs_path, "a JSON machine-costs file"),
+                                                               *costs_path, *rq.machine, rq.machine_source);
     } else if (const std::string_view preset = "preset "; rq.machine_source.starts_with(preset)) {
       rq.hardware = numaplace::sim::hardware_preset(std::string_view(rq.machine_source).substr(preset.size()));
     }

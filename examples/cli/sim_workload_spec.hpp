@@ -5,12 +5,13 @@
 #include <cstddef>
 #include <string>
 
+#include <numaplace/formats/workload_bounds.hpp>
 #include <numaplace/sim/workload.hpp>
 
 namespace numaplace_cli {
 
-/// The most tasks (threads over all processes) a custom workload may have.
-inline constexpr std::size_t max_sim_tasks = 100000;
+/// The most tasks a custom workload may have: an experiment file's bound.
+using numaplace::formats::max_sim_tasks;
 
 /// The accepted forms, for messages and --help.
 inline constexpr const char* workload_spec_forms =

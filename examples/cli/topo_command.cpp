@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string>
 
+#include <numaplace/formats/topology_json.hpp>
 #include <numaplace/topology/qemu_args.hpp>
 
 #include "exit_codes.hpp"
-#include "topo_json.hpp"
 #include "topo_text.hpp"
 #include "topology_source.hpp"
 
@@ -65,7 +65,7 @@ class topo_command final : public command {
         fmt::print("{}\n", word);
       }
     } else if (json_) {
-      fmt::print("{}\n", topology_json(loaded).dump(2));
+      fmt::print("{}\n", numaplace::formats::topology_json(loaded.topology, loaded.source, loaded.notes).dump(2));
     } else {
       print_topology_text(loaded);
     }

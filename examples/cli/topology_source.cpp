@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
+#include <numaplace/formats/topology_json.hpp>
 #include <numaplace/topology/generator_spec.hpp>
 #include <numaplace/topology/load_file.hpp>
 #include <numaplace/topology/load_sysfs.hpp>
@@ -18,7 +20,6 @@
 #include "exit_codes.hpp"
 #include "hwloc_source.hpp"
 #include "read_input.hpp"
-#include "topology_file.hpp"
 
 namespace numaplace_cli {
 
@@ -63,10 +64,9 @@ loaded_topology from_file(const std::string& path) {
   const bool standard_input = path == "-";
   const std::string source = standard_input ? "standard input" : path;
   const std::string text = read_input(path, "a topology file (topo --json output, a distance matrix or numactl --hardware output)");
-  if (looks_like_json(text)) {
-    loaded_topology loaded = parse_topology_json(text, source);
-    loaded.source = standard_input ? "standard input" : fmt::format("file {}", path);
-    return loaded;
+  if (numaplace::formats::looks_like_json(text)) {
+    numaplace::formats::topology_document doc = numaplace::formats::parse_topology_json(text, source);
+    return {std::move(doc.topology), standard_input ? "standard input" : fmt::format("file {}", path), std::move(doc.notes), {}};
   }
   numaplace::load::numactl_details details;
   loaded_topology loaded{numaplace::load::text(text, source, &details), "", {}, {}};
@@ -178,7 +178,11 @@ machine_request topology_source::request() const {
 
 loaded_topology load_machine(const machine_request& request) {
   if (request.file) return from_file(*request.file);
-  if (request.topology_json) return parse_topology_json(*request.topology_json, request.topology_json_source);
+  if (request.topology_json) {
+    numaplace::formats::topology_document doc =
+        numaplace::formats::parse_topology_json(*request.topology_json, request.topology_json_source);
+    return {std::move(doc.topology), fmt::format("file {}", request.topology_json_source), std::move(doc.notes), {}};
+  }
   if (request.name) return from_preset(*request.name);
   if (request.sysfs) return from_sysfs(*request.sysfs, "sysfs");
   if (request.generate) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <numaplace/formats/machine_request.hpp>
 #include <numaplace/topology/dynamic_topology.hpp>
 
 namespace CLI {
@@ -27,21 +28,10 @@ struct loaded_topology {
   std::vector<std::uint64_t> free_bytes;
 };
 
-/// One way to name a machine; at most one member is set, none meaning this machine. The one
-/// home for machine sources: the command-line options (topology_source) and experiment files
+/// One way to name a machine (numaplace::formats', as experiment files name one). The one home
+/// for machine sources: the command-line options (topology_source) and experiment files
 /// (sim --config) both load through load_machine.
-struct machine_request {
-  std::optional<std::string> name;   ///< a named machine (numaplace::presets)
-  std::optional<std::string> file;   ///< a topology file; "-" is standard input
-  std::optional<std::string> sysfs;  ///< a sysfs node folder
-  std::optional<std::string> generate;  ///< a generator spec (numaplace::generate::from_spec)
-  bool hwloc = false;                ///< this machine, through hwloc
-  std::optional<std::string> hwloc_xml;        ///< a hwloc XML file (lstopo --of xml)
-  std::optional<std::string> hwloc_synthetic;  ///< a hwloc synthetic description
-  /// A topology document given inline (an experiment file's machine), and what to call it.
-  std::optional<std::string> topology_json;
-  std::string topology_json_source;
-};
+using numaplace::formats::machine_request;
 
 /// Loads the machine `request` names. Throws numaplace::topology_error for bad input and
 /// usage_error for a request that cannot be served (unknown name, no hwloc).

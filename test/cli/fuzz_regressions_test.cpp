@@ -49,7 +49,7 @@ TEST_CASE("JSON nested a million deep is refused, not a stack overflow") {
     const auto r = run_numaplace({"explain", file.string()});
     INFO("stderr: " << r.err.substr(0, 300));
     CHECK(r.exit_code == 2);
-    // Refused before parsing since the depth bound (json_checker.hpp's max_json_depth).
+    // Refused before parsing since the depth bound (numaplace/formats/json_checker.hpp's max_json_depth).
     CHECK(r.err.find("nested deeper than 64 levels") != std::string::npos);
   }
   std::filesystem::remove(file);

@@ -8,8 +8,12 @@
 #ifdef NUMAPLACE_CONSUMER_LINUX
 #include <numaplace/linux.hpp>
 #endif
+#ifdef NUMAPLACE_CONSUMER_FORMATS
+#include <numaplace/formats.hpp>
+#endif
 
 #include <iostream>
+#include <string>
 
 namespace {
 
@@ -39,6 +43,21 @@ int main() {
   std::cout << "linux: " << machine.cpu_count() << " usable CPUs on " << machine.usable_nodes().size() << " of "
             << machine.node_count() << " nodes\n";
   if (machine.cpu_count() == 0) ++failures;
+#endif
+#ifdef NUMAPLACE_CONSUMER_FORMATS
+  // The ring written as `numaplace topo --json` writes it, read back to the same machine; a
+  // bad document is refused with its place.
+  const std::string written = numaplace::formats::topology_json(ring, "generated ring", {}).dump();
+  const numaplace::formats::topology_document read = numaplace::formats::parse_topology_json(written, "ring.json");
+  std::cout << "formats: ring read back with " << read.topology.node_count() << " nodes\n";
+  if (read.topology.node_count() != 4 || read.topology.distance(0, 1) != ring.distance(0, 1)) ++failures;
+  try {
+    (void)numaplace::formats::parse_topology_json(R"({"nodes": []})", "m.json");
+    ++failures;
+  } catch (const numaplace::formats::format_error& e) {
+    std::cout << "formats: " << e.what() << '\n';
+    if (std::string(e.what()) != "m.json: /nodes: is empty; a machine has at least one node") ++failures;
+  }
 #endif
   std::cout << (failures == 0 ? "consumer: ok" : "consumer: WRONG") << '\n';
   return failures == 0 ? 0 : 1;

@@ -1,6 +1,6 @@
 # Builds and runs test/consumer against numaplace in one of two ways (cmake -P script):
 #   cmake -DMODE=install|subdirectory -DSOURCE_DIR=<numaplace> -DWORK_DIR=<scratch>
-#         -DGENERATOR=<gen> -DCXX_COMPILER=<c++> [-DHWLOC=ON] [-DWITH_LINUX=ON] -P run_consumer.cmake
+#         -DGENERATOR=<gen> -DCXX_COMPILER=<c++> [-DHWLOC=ON] [-DWITH_LINUX=ON] [-DFORMATS=ON] -P run_consumer.cmake
 # install:      configure numaplace alone, cmake --install it into WORK_DIR/prefix, then build the
 #               consumer with find_package(numaplace CONFIG REQUIRED) and CMAKE_PREFIX_PATH.
 # subdirectory: build the consumer with add_subdirectory(<numaplace source>); the consumer's
@@ -17,6 +17,9 @@ if(NOT DEFINED HWLOC)
 endif()
 if(NOT DEFINED WITH_LINUX)
   set(WITH_LINUX OFF)
+endif()
+if(NOT DEFINED FORMATS)
+  set(FORMATS OFF)
 endif()
 
 set(STEP_PREFIX "[${MODE}]")
@@ -48,7 +51,8 @@ if(MODE STREQUAL "install")
   endif()
   step("configure consumer" ${CMAKE_COMMAND} ${common} -S "${consumer_src}" -B "${WORK_DIR}/consumer-build"
        -DNUMAPLACE_CONSUMER_MODE=package -DNUMAPLACE_CONSUMER_VERSION=${version_MAJOR}.${version_MINOR}
-       -DNUMAPLACE_CONSUMER_HWLOC=${HWLOC} -DNUMAPLACE_CONSUMER_LINUX=${WITH_LINUX} -DCMAKE_PREFIX_PATH=${prefix}
+       -DNUMAPLACE_CONSUMER_HWLOC=${HWLOC} -DNUMAPLACE_CONSUMER_LINUX=${WITH_LINUX} -DNUMAPLACE_CONSUMER_FORMATS=${FORMATS}
+       -DCMAKE_PREFIX_PATH=${prefix}
        -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON)
   # The consumer must have found the installed copy, not the source tree.
   if(NOT step_output MATCHES "numaplace [0-9.]+ from ${prefix}/")
@@ -58,7 +62,7 @@ if(MODE STREQUAL "install")
 elseif(MODE STREQUAL "subdirectory")
   step("configure consumer" ${CMAKE_COMMAND} ${common} -S "${consumer_src}" -B "${WORK_DIR}/consumer-build"
        -DNUMAPLACE_CONSUMER_MODE=subdirectory -DNUMAPLACE_CONSUMER_HWLOC=${HWLOC} -DNUMAPLACE_CONSUMER_LINUX=${WITH_LINUX}
-       -DNUMAPLACE_SOURCE_DIR=${SOURCE_DIR})
+       -DNUMAPLACE_CONSUMER_FORMATS=${FORMATS} -DNUMAPLACE_SOURCE_DIR=${SOURCE_DIR})
 else()
   message(FATAL_ERROR "run_consumer.cmake: MODE must be install or subdirectory, not '${MODE}'")
 endif()

@@ -1,22 +1,23 @@
-// `numaplace sim --config`'s reader on any bytes: parse_experiment_config either returns a
-// sweep whose every access and collector names a region of its process, and which
-// experiment_config_json writes to a file that reads back to the same file; or it throws
-// experiment_config_error naming the file and a place in it. Machines are named, generated or
+// The reader of experiment files (`numaplace sim --config`, numaplace::formats) on any bytes:
+// parse_experiment_config either returns a sweep whose every access and collector names a
+// region of its process, and which experiment_config_json writes to a file that reads back to
+// the same file; or it throws experiment_config_error naming the file and a place in it. Machines are named, generated or
 // inline only: the fuzzer never reads files, sysfs, hwloc or this machine.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include <numaplace/formats/experiment_json.hpp>
+
 #include "check.hpp"
-#include "experiment_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace numaplace_fuzz;
   static const std::vector<std::string> stacks{"no-balancing", "linux-modern"};
   try {
-    const auto config = numaplace_cli::parse_experiment_config(as_text(data, size), "fuzz.json", "", stacks,
-                                                               numaplace_cli::machine_sources::names_only);
+    const auto config = numaplace::formats::parse_experiment_config(as_text(data, size), "fuzz.json", "", stacks,
+                                                               numaplace::formats::machine_sources::names_only);
     const auto& m = config.machine;
     NUMAPLACE_FUZZ_CHECK(int(m.name.has_value()) + int(m.generate.has_value()) + int(m.topology_json.has_value()) == 1);
     NUMAPLACE_FUZZ_CHECK(!m.file && !m.sysfs && !m.hwloc && !m.hwloc_xml && !m.hwloc_synthetic);
@@ -31,11 +32,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
     // Written down and read back, the sweep is the same file again.
-    const std::string written = numaplace_cli::experiment_config_json(config).dump();
-    const auto again = numaplace_cli::parse_experiment_config(written, "written.json", "", stacks,
-                                                              numaplace_cli::machine_sources::names_only);
-    NUMAPLACE_FUZZ_CHECK(numaplace_cli::experiment_config_json(again).dump() == written);
-  } catch (const numaplace_cli::experiment_config_error& e) {
+    const std::string written = numaplace::formats::experiment_config_json(config).dump();
+    const auto again = numaplace::formats::parse_experiment_config(written, "written.json", "", stacks,
+                                                              numaplace::formats::machine_sources::names_only);
+    NUMAPLACE_FUZZ_CHECK(numaplace::formats::experiment_config_json(again).dump() == written);
+  } catch (const numaplace::formats::experiment_config_error& e) {
     const std::string what = e.what();
     // Always "fuzz.json:LINE:COLUMN: ...".
     NUMAPLACE_FUZZ_CHECK(what.starts_with("fuzz.json:"));

@@ -1,8 +1,8 @@
-// `numaplace sim --merge`'s reader on any bytes: the input is one or more parts, separated by a
-// line "--part--". merge_sim_reports either throws bad_input_error naming a part, or returns a
-// report whose every stack holds each of its sweep's runs once, in order, with the seed its
-// index gives and figures a simulation prints; that report, printed as --json prints it,
-// merges alone into the same report (the round trip a user's --merge of merged output makes).
+// The reader of sim reports (`numaplace sim --merge`, numaplace::formats) on any bytes: the
+// input is one or more parts, separated by a line "--part--". merge_sim_reports either throws
+// sim_report_error naming a part, or returns a report whose every stack holds each of its
+// sweep's runs once, in order, with the seed its index gives and figures a simulation prints;
+// that report, written as --json writes it, merges alone into the same report (the round trip a user's --merge of merged output makes).
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -10,16 +10,15 @@
 #include <string_view>
 #include <vector>
 
+#include <numaplace/formats/sim_report_json.hpp>
+
 #include "check.hpp"
-#include "exit_codes.hpp"
-#include "json_stamp.hpp"
-#include "sim_report_json.hpp"
 
 namespace {
 
-std::vector<numaplace_cli::report_part> parts_of(std::string_view input) {
+std::vector<numaplace::formats::report_part> parts_of(std::string_view input) {
   constexpr std::string_view separator = "\n--part--\n";
-  std::vector<numaplace_cli::report_part> parts;
+  std::vector<numaplace::formats::report_part> parts;
   for (std::size_t start = 0;;) {
     const std::size_t end = input.find(separator, start);
     parts.push_back({"p" + std::to_string(parts.size()) + ".json", std::string(input.substr(start, end - start))});
@@ -28,7 +27,7 @@ std::vector<numaplace_cli::report_part> parts_of(std::string_view input) {
   }
 }
 
-void check_runs(const numaplace_cli::sim_report& report) {
+void check_runs(const numaplace::sim::sweep_report& report) {
   for (const auto& preset : report.presets) {
     for (const auto& e : preset.experiments) {
       for (const auto& s : e.stacks) {
@@ -48,21 +47,19 @@ void check_runs(const numaplace_cli::sim_report& report) {
 }
 
 // The report as `sim --json --timeline` prints it, stamped with its format.
-std::string as_printed(const numaplace_cli::sim_report& report) {
-  nlohmann::json j = numaplace_cli::sim_json(report, true);
-  numaplace_cli::stamp_json(j, numaplace_cli::sim_report_format, numaplace_cli::sim_report_schema_version);
-  return j.dump();
+std::string as_printed(const numaplace::sim::sweep_report& report) {
+  return numaplace::formats::sim_report_json(report, true).dump();
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
-    const numaplace_cli::sim_report merged = numaplace_cli::merge_sim_reports(parts_of(numaplace_fuzz::as_text(data, size)));
+    const numaplace::sim::sweep_report merged = numaplace::formats::merge_sim_reports(parts_of(numaplace_fuzz::as_text(data, size)));
     check_runs(merged);
     const std::string printed = as_printed(merged);
-    NUMAPLACE_FUZZ_CHECK(as_printed(numaplace_cli::merge_sim_reports({{"merged.json", printed}})) == printed);
-  } catch (const numaplace_cli::bad_input_error& e) {
+    NUMAPLACE_FUZZ_CHECK(as_printed(numaplace::formats::merge_sim_reports({{"merged.json", printed}})) == printed);
+  } catch (const numaplace::formats::sim_report_error& e) {
     NUMAPLACE_FUZZ_CHECK(std::string_view(e.what()).starts_with("p") || std::string_view(e.what()).starts_with("--merge: "));
   }
   return 0;

@@ -1,7 +1,8 @@
 #pragma once
 // Where each value of a JSON text starts, by JSON pointer, so that a reader can report a bad
 // value at its line and column (nlohmann::json keeps no positions once parsed). Scans text that
-// nlohmann::json has already accepted; it does not check the syntax a second time.
+// nlohmann::json has already accepted; it does not check the syntax a second time. Part of
+// numaplace::formats (format_error.hpp).
 
 #include <cstddef>
 #include <map>
@@ -12,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace numaplace_cli {
+namespace numaplace::formats {
 
 class json_positions {
  public:
@@ -123,4 +124,4 @@ class json_positions {
   std::optional<std::string> duplicate_;
 };
 
-}  // namespace numaplace_cli
+}  // namespace numaplace::formats

@@ -1,39 +1,84 @@
-#include "experiment_config.hpp"
+#pragma once
+// An experiment sweep written down as a JSON file (what `numaplace sim --config FILE.json`
+// reads): the machine, the workloads as data (numaplace::sim::workload, field for field), the
+// stacks, runs, seed and cost model. examples/cli/schema/experiment.schema.json describes the
+// same rules; every problem is reported as "FILE:LINE:COLUMN: /json/pointer: what". Part of
+// numaplace::formats (format_error.hpp).
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
-#include <numaplace/topology/error.hpp>
-#include <numaplace/topology/generator_spec.hpp>
-
+#include "../sim/cost_model.hpp"
+#include "../sim/workload.hpp"
+#include "../topology/error.hpp"
+#include "../topology/generator_spec.hpp"
+#include "format_error.hpp"
 #include "json_checker.hpp"
-#include "read_input.hpp"
 #include "json_positions.hpp"
 #include "json_stamp.hpp"
-#include "machine_costs_json.hpp"
-#include "sim_workload_spec.hpp"
-#include "topology_file.hpp"
+#include "machine_request.hpp"
+#include "topology_json.hpp"
+#include "workload_bounds.hpp"
 
-namespace numaplace_cli {
+namespace numaplace::formats {
 
-namespace {
+/// What experiment_config_json's output says it is (json_stamp.hpp); hand-written files need no
+/// stamp.
+inline constexpr std::string_view experiment_format = "numaplace-experiment";
+inline constexpr int experiment_schema_version = 1;
+
+/// A config file that cannot be used; the message starts with the file and the place in it.
+class experiment_config_error : public format_error {
+ public:
+  using format_error::format_error;
+};
+
+/// What an experiment file asks for, before anything is loaded.
+struct experiment_config {
+  /// The machine; its file and sysfs paths are already resolved against the config's folder.
+  machine_request machine;
+  /// numaplace::sim::machine_options.
+  unsigned threads_per_core = 1;
+  unsigned default_cpus_per_node = 4;
+  /// A machine costs file (machine_costs_json.hpp), resolved like the machine's file.
+  std::optional<std::string> costs_file;
+  sim::cost_model cost_model{};
+  std::vector<sim::workload> workloads;
+  std::vector<std::string> stacks;  ///< empty: the custom runs' default
+  std::optional<unsigned> runs;
+  std::optional<std::uint64_t> seed;
+  std::optional<unsigned> threads;
+};
+
+/// Which machine sources a config may name: a fuzzer must not read files or this machine.
+enum class machine_sources { any, names_only };
+
+namespace experiment_detail {
 
 using json = nlohmann::json;
 namespace sim = numaplace::sim;
 
 // Far beyond any experiment a simulation finishes; keeps a hostile file's work bounded.
-constexpr std::uint64_t max_processes = 1024;
-constexpr std::uint64_t max_threads = 4096;
-constexpr std::uint64_t max_regions = 1024;
-constexpr std::uint64_t max_chunks = 1 << 20;
-constexpr double max_seconds = 86400;
+inline constexpr std::uint64_t max_processes = 1024;
+inline constexpr std::uint64_t max_threads = 4096;
+inline constexpr std::uint64_t max_regions = 1024;
+inline constexpr std::uint64_t max_chunks = 1 << 20;
+inline constexpr double max_seconds = 86400;
 
 // Reports a problem at a value's line and column and JSON pointer.
 class checker {
@@ -67,17 +112,17 @@ class checker {
 };
 
 // A value as a message shows it: short values as they are, containers by their type.
-std::string shown(const json& v) {
+inline std::string shown(const json& v) {
   if (v.is_object()) return "an object";
   if (v.is_array()) return fmt::format("an array of {}", v.size());
   std::string text = v.dump();
   return text.size() <= 40 ? text : text.substr(0, 37) + "...";
 }
 
-std::string child(const std::string& pointer, std::string_view key) { return fmt::format("{}/{}", pointer, key); }
-std::string child(const std::string& pointer, std::size_t i) { return fmt::format("{}/{}", pointer, i); }
+inline std::string child(const std::string& pointer, std::string_view key) { return fmt::format("{}/{}", pointer, key); }
+inline std::string child(const std::string& pointer, std::size_t i) { return fmt::format("{}/{}", pointer, i); }
 
-const json& object(const checker& c, const json& v, const std::string& at, std::initializer_list<std::string_view> keys) {
+inline const json& object(const checker& c, const json& v, const std::string& at, std::initializer_list<std::string_view> keys) {
   if (!v.is_object()) c.fail(at, fmt::format("expected an object, got {}", shown(v)));
   for (const auto& [key, value] : v.items()) {
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
@@ -87,13 +132,13 @@ const json& object(const checker& c, const json& v, const std::string& at, std::
   return v;
 }
 
-const json& array(const checker& c, const json& v, const std::string& at, std::uint64_t min, std::uint64_t max) {
+inline const json& array(const checker& c, const json& v, const std::string& at, std::uint64_t min, std::uint64_t max) {
   if (!v.is_array()) c.fail(at, fmt::format("expected an array, got {}", shown(v)));
   if (v.size() < min || v.size() > max) c.fail(at, fmt::format("expected {} to {} items, got {}", min, max, v.size()));
   return v;
 }
 
-std::uint64_t integer(const checker& c, const json& v, const std::string& at, std::uint64_t min, std::uint64_t max) {
+inline std::uint64_t integer(const checker& c, const json& v, const std::string& at, std::uint64_t min, std::uint64_t max) {
   if (!v.is_number_unsigned() || v.get<std::uint64_t>() < min) {
     c.fail(at, min == 1 ? fmt::format("expected a positive integer, got {}", shown(v))
                         : fmt::format("expected an integer from {} to {}, got {}", min, max, shown(v)));
@@ -103,40 +148,40 @@ std::uint64_t integer(const checker& c, const json& v, const std::string& at, st
 }
 
 // A number in [min, max], or (min, max] when `above` (a duration or rate that cannot be 0).
-double number(const checker& c, const json& v, const std::string& at, double min, double max, bool above = false) {
+inline double number(const checker& c, const json& v, const std::string& at, double min, double max, bool above = false) {
   const bool fits = v.is_number() && (above ? v.get<double>() > min : v.get<double>() >= min) && v.get<double>() <= max;
   if (!fits) c.fail(at, fmt::format("expected a number {} {} and at most {}, got {}", above ? "above" : "from", min, max, shown(v)));
   return v.get<double>();
 }
 
-bool boolean(const checker& c, const json& v, const std::string& at) {
+inline bool boolean(const checker& c, const json& v, const std::string& at) {
   if (!v.is_boolean()) c.fail(at, fmt::format("expected true or false, got {}", shown(v)));
   return v.get<bool>();
 }
 
-std::string text(const checker& c, const json& v, const std::string& at) {
+inline std::string text(const checker& c, const json& v, const std::string& at) {
   if (!v.is_string() || v.get_ref<const std::string&>().empty()) c.fail(at, fmt::format("expected a non-empty string, got {}", shown(v)));
   return v.get<std::string>();
 }
 
 // Each member present in `v`, with its pointer.
 template <class Read>
-void optional_member(const json& v, const std::string& at, std::string_view key, Read&& read) {
+inline void optional_member(const json& v, const std::string& at, std::string_view key, Read&& read) {
   if (const auto it = v.find(key); it != v.end()) read(*it, child(at, key));
 }
 
-const json& required(const checker& c, const json& v, const std::string& at, std::string_view key, std::string_view what) {
+inline const json& required(const checker& c, const json& v, const std::string& at, std::string_view key, std::string_view what) {
   const auto it = v.find(key);
   if (it == v.end()) c.fail(at, fmt::format("missing '{}': {}", key, what));
   return *it;
 }
 
-std::string resolved(const std::string& folder, const std::string& path) {
+inline std::string resolved(const std::string& folder, const std::string& path) {
   if (path == "-" || std::filesystem::path(path).is_absolute() || folder.empty()) return path;
   return (std::filesystem::path(folder) / path).string();
 }
 
-void read_machine(const checker& c, const json& v, experiment_config& out, const std::string& folder,
+inline void read_machine(const checker& c, const json& v, experiment_config& out, const std::string& folder,
                   machine_sources allowed) {
   const std::string at = "/machine";
   object(c, v, at,
@@ -175,7 +220,7 @@ void read_machine(const checker& c, const json& v, experiment_config& out, const
     out.machine.hwloc_synthetic = text(c, x, p);
   });
   // A generated or inline machine is checked here, so that its errors point into this file
-  // (and the fuzzer reaches those readers too); load_machine builds it again.
+  // (and the fuzzer reaches those readers too); whoever loads the machine builds it again.
   optional_member(v, at, "generate", [&](const json& x, const std::string& p) {
     const std::string spec = text(c, x, p);
     try {
@@ -189,10 +234,10 @@ void read_machine(const checker& c, const json& v, experiment_config& out, const
     if (!x.is_object()) c.fail(p, "expected a topology document (an object, as `numaplace topo --json` prints)");
     const std::string source = fmt::format("{}: {}", c.source(), p);
     try {
-      (void)parse_topology_json(x.dump(), source);
+      (void)numaplace::formats::parse_topology_json(x.dump(), source);
     } catch (const numaplace::topology_error& e) {
       c.fail(p, e.what());
-    } catch (const topology_file_error& e) {
+    } catch (const numaplace::formats::topology_file_error& e) {
       throw experiment_config_error(e.what());  // already "FILE: /machine/topology: /nodes/...: what"
     }
     out.machine.topology_json = x.dump();
@@ -206,7 +251,7 @@ void read_machine(const checker& c, const json& v, experiment_config& out, const
   });
 }
 
-void read_cost_model(const checker& c, const json& v, sim::cost_model& m) {
+inline void read_cost_model(const checker& c, const json& v, sim::cost_model& m) {
   const std::string at = "/cost_model";
   object(c, v, at,
          {"description", "tick_ms", "smt_gain_per_sibling", "task_move_cost_ms", "page_migrate_cost_ms",
@@ -234,14 +279,14 @@ void read_cost_model(const checker& c, const json& v, sim::cost_model& m) {
 }
 
 // A region's `touch`, by name: the one table the reader and the writer share.
-constexpr std::pair<std::string_view, sim::shared_touch> touch_names[] = {
+inline constexpr std::pair<std::string_view, sim::shared_touch> touch_names[] = {
     {"any_thread", sim::shared_touch::any_thread},
     {"first_thread", sim::shared_touch::first_thread},
     {"allocating_threads", sim::shared_touch::allocating_threads},
     {"collector_threads", sim::shared_touch::collector_threads},
     {"every_thread_once", sim::shared_touch::every_thread_once}};
 
-sim::shared_touch touch_of(const checker& c, const json& v, const std::string& at) {
+inline sim::shared_touch touch_of(const checker& c, const json& v, const std::string& at) {
   if (v.is_string()) {
     for (const auto& [name, touch] : touch_names) {
       if (v.get_ref<const std::string&>() == name) return touch;
@@ -251,7 +296,7 @@ sim::shared_touch touch_of(const checker& c, const json& v, const std::string& a
                          shown(v)));
 }
 
-std::vector<sim::access> read_accesses(const checker& c, const json& v, const std::string& at, std::size_t regions) {
+inline std::vector<sim::access> read_accesses(const checker& c, const json& v, const std::string& at, std::size_t regions) {
   std::vector<sim::access> out;
   array(c, v, at, 1, max_regions);
   for (std::size_t i = 0; i < v.size(); ++i) {
@@ -267,7 +312,7 @@ std::vector<sim::access> read_accesses(const checker& c, const json& v, const st
   return out;
 }
 
-sim::process_spec read_process(const checker& c, const json& v, const std::string& at, std::size_t index) {
+inline sim::process_spec read_process(const checker& c, const json& v, const std::string& at, std::size_t index) {
   object(c, v, at,
          {"description", "name", "regions", "threads", "accesses", "memory_bound", "streaming",
           "main_thread_touches_first", "first_touch_nodes", "work_bytes_per_thread", "jobs", "job_work_ms", "bind_nodes", "bind_each_thread",
@@ -350,7 +395,7 @@ sim::process_spec read_process(const checker& c, const json& v, const std::strin
   return p;
 }
 
-sim::workload read_workload(const checker& c, const json& v, const std::string& at, std::size_t index) {
+inline sim::workload read_workload(const checker& c, const json& v, const std::string& at, std::size_t index) {
   object(c, v, at, {"description", "name", "processes", "seconds", "report_elapsed", "work_per_thread_ms", "barrier_steps"});
   sim::workload w;
   w.name = fmt::format("workload{}", index + 1);
@@ -391,10 +436,14 @@ sim::workload read_workload(const checker& c, const json& v, const std::string& 
   return w;
 }
 
-}  // namespace
+}  // namespace experiment_detail
 
-experiment_config parse_experiment_config(std::string_view input, const std::string& source, const std::string& folder,
-                                          const std::vector<std::string>& stack_names, machine_sources allowed) {
+/// Parses and checks `input`; `source` names it in messages, `folder` is where its relative paths
+/// start and `stack_names` are the stacks it may name. Throws experiment_config_error.
+inline experiment_config parse_experiment_config(std::string_view input, const std::string& source, const std::string& folder,
+                                                 const std::vector<std::string>& stack_names,
+                                                 machine_sources allowed = machine_sources::any) {
+  using namespace experiment_detail;
   const checker c(input, source);
   if (input.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     c.fail_at(0, "the file is empty; expected a JSON object with machine and workloads");
@@ -445,17 +494,11 @@ experiment_config parse_experiment_config(std::string_view input, const std::str
   return out;
 }
 
-experiment_config read_experiment_config(const std::string& path, const std::vector<std::string>& stack_names) {
-  const std::string text = read_input(path, "a JSON experiment file");
-  if (path == "-") return parse_experiment_config(text, "<stdin>", "", stack_names);
-  return parse_experiment_config(text, path, std::filesystem::path(path).parent_path().string(), stack_names);
-}
-
-namespace {
+namespace experiment_detail {
 
 using ojson = nlohmann::ordered_json;
 
-ojson machine_json(const experiment_config& config) {
+inline ojson machine_json(const experiment_config& config) {
   const machine_request& m = config.machine;
   ojson out = ojson::object();
   if (m.name) out["name"] = *m.name;
@@ -471,7 +514,7 @@ ojson machine_json(const experiment_config& config) {
   return out;
 }
 
-ojson cost_model_json(const sim::cost_model& m) {
+inline ojson cost_model_json(const sim::cost_model& m) {
   return {{"tick_ms", m.tick_ms},
           {"smt_gain_per_sibling", m.smt_gain_per_sibling},
           {"task_move_cost_ms", m.task_move_cost_ms},
@@ -483,7 +526,7 @@ ojson cost_model_json(const sim::cost_model& m) {
           {"refresh_interval_ms", m.refresh_interval_ms}};
 }
 
-ojson process_json(const sim::process_spec& p) {
+inline ojson process_json(const sim::process_spec& p) {
   ojson regions = ojson::array();
   for (const sim::region& r : p.regions) {
     ojson region = {{"chunks", r.chunks}, {"first_touch_by_all", r.first_touch_by_all}};
@@ -521,9 +564,14 @@ ojson process_json(const sim::process_spec& p) {
   return out;
 }
 
-}  // namespace
+}  // namespace experiment_detail
 
-nlohmann::ordered_json experiment_config_json(const experiment_config& config) {
+/// `config` as an experiment file that parse_experiment_config reads back to the same config
+/// (what `numaplace sim --config-json` prints): a run written down, to edit and share. Every
+/// field is written, defaults too, so that the file says everything the run used; paths stay as
+/// given.
+inline nlohmann::ordered_json experiment_config_json(const experiment_config& config) {
+  using namespace experiment_detail;
   ojson workloads = ojson::array();
   for (const sim::workload& w : config.workloads) {
     ojson processes = ojson::array();
@@ -548,4 +596,4 @@ nlohmann::ordered_json experiment_config_json(const experiment_config& config) {
   return out;
 }
 
-}  // namespace numaplace_cli
+}  // namespace numaplace::formats

@@ -1,24 +1,53 @@
-#include "topology_file.hpp"
+#pragma once
+// A machine as a document, both ways: topology_json writes a "numaplace-topology" document
+// (what `numaplace topo --json` prints) and parse_topology_json reads it back. Only the facts a
+// machine is made of are read (node ids, distances, CPUs, memory); the rest of the document
+// (kind, levels, neighbours, ...) is derived from them and ignored on reading, so a document
+// read and written again is the same document. Part of numaplace::formats (format_error.hpp).
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
-#include <numaplace/topology/cpulist.hpp>
-#include <numaplace/topology/dynamic_topology.hpp>
-
-#include "cpu_ranges.hpp"
+#include "../topology/cpulist.hpp"
+#include "../topology/dynamic_topology.hpp"
+#include "../topology/error.hpp"
+#include "../topology/neighbour_circles.hpp"
+#include "../topology/types.hpp"
+#include "format_error.hpp"
 #include "json_checker.hpp"
 #include "json_stamp.hpp"
 
-namespace numaplace_cli {
+namespace numaplace::formats {
 
-namespace {
+inline constexpr std::string_view topology_format = "numaplace-topology";
+/// Raised when a field changes meaning or goes away, not when one is added.
+inline constexpr int topology_schema_version = 1;
+
+/// A topology document that is not valid JSON or not a numaplace topology. Its message names
+/// the document and the line:column of a syntax error or the JSON pointer of a bad value.
+class topology_file_error : public format_error {
+ public:
+  using format_error::format_error;
+};
+
+/// What a topology document holds: the machine and the notes written with it.
+struct topology_document {
+  dynamic_topology topology;
+  std::vector<std::string> notes;  ///< caveats, e.g. distances hwloc did not report
+};
+
+namespace topology_json_detail {
 
 using json = nlohmann::json;
 
@@ -27,9 +56,9 @@ using json = nlohmann::json;
 using numaplace::max_nodes;
 
 // Keys `topo --json` writes that are derived from the others: accepted, not read.
-constexpr std::string_view derived_top_keys[] = {"source",       "kind",       "levels",     "local_distance",
+inline constexpr std::string_view derived_top_keys[] = {"source",       "kind",       "levels",     "local_distance",
                                                  "max_distance", "node_count", "asymmetries"};
-constexpr std::string_view derived_node_keys[] = {"neighbours", "circles"};
+inline constexpr std::string_view derived_node_keys[] = {"neighbours", "circles"};
 
 // Problems at a JSON pointer, or at a line and column of the text for syntax errors.
 using checker = json_checker<topology_file_error>;
@@ -39,19 +68,19 @@ bool among(std::string_view key, const std::string_view (&keys)[N]) {
   return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
 }
 
-std::uint64_t unsigned_at(const checker& c, const json& v, const std::string& path, std::uint64_t limit) {
+inline std::uint64_t unsigned_at(const checker& c, const json& v, const std::string& path, std::uint64_t limit) {
   if (!v.is_number_unsigned()) c.fail(path, fmt::format("expected a whole number from 0, got {}", shown(v)));
   const std::uint64_t n = v.get<std::uint64_t>();
   if (n > limit) c.fail(path, fmt::format("{} is more than {}", n, limit));
   return n;
 }
 
-bool bool_at(const checker& c, const json& v, const std::string& path) {
+inline bool bool_at(const checker& c, const json& v, const std::string& path) {
   if (!v.is_boolean()) c.fail(path, fmt::format("expected true or false, got {}", shown(v)));
   return v.get<bool>();
 }
 
-std::vector<long long> distance_row(const checker& c, const json& v, const std::string& path) {
+inline std::vector<long long> distance_row(const checker& c, const json& v, const std::string& path) {
   if (!v.is_array()) c.fail(path, fmt::format("expected an array of distances, got {}", shown(v)));
   std::vector<long long> row;
   for (std::size_t i = 0; i < v.size(); ++i) {
@@ -66,7 +95,7 @@ std::vector<long long> distance_row(const checker& c, const json& v, const std::
   return row;
 }
 
-std::vector<unsigned> cpus_at(const checker& c, const json& node, const std::string& path) {
+inline std::vector<unsigned> cpus_at(const checker& c, const json& node, const std::string& path) {
   std::vector<unsigned> cpus;
   const auto list = node.find("cpus");
   if (list != node.end()) {
@@ -88,13 +117,13 @@ std::vector<unsigned> cpus_at(const checker& c, const json& node, const std::str
     }
     if (list == node.end()) return parsed;
     if (parsed != cpus) {
-      c.fail(path + "/cpu_list", fmt::format("is \"{}\" but cpus lists {}", text->get<std::string>(), cpu_ranges(cpus)));
+      c.fail(path + "/cpu_list", fmt::format("is \"{}\" but cpus lists {}", text->get<std::string>(), format_cpulist(cpus)));
     }
   }
   return cpus;
 }
 
-numaplace::node_attributes node_at(const checker& c, const json& node, const std::string& path, std::size_t index) {
+inline numaplace::node_attributes node_at(const checker& c, const json& node, const std::string& path, std::size_t index) {
   if (!node.is_object()) c.fail(path, fmt::format("expected a node object, got {}", shown(node)));
   for (const auto& [key, value] : node.items()) {
     if (key != "id" && key != "cpus" && key != "cpu_list" && key != "memory_bytes" && key != "has_cpu" &&
@@ -117,14 +146,19 @@ numaplace::node_attributes node_at(const checker& c, const json& node, const std
   return a;
 }
 
-}  // namespace
+}  // namespace topology_json_detail
 
-bool looks_like_json(std::string_view text) {
+/// True when `text` looks like JSON (its first non-blank character is '{'); the other
+/// topology formats (a matrix, numactl output) never start so.
+inline bool looks_like_json(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\r\n");
   return first != std::string_view::npos && text[first] == '{';
 }
 
-loaded_topology parse_topology_json(std::string_view text, const std::string& source) {
+/// Parses a topology document; `source` names it in errors. Throws topology_file_error (a
+/// topology the library rejects too, located at the distance or node at fault).
+inline topology_document parse_topology_json(std::string_view text, const std::string& source) {
+  using namespace topology_json_detail;
   const checker c(source);
   if (const auto deep = too_deep_at(text)) c.fail_at(text, *deep, too_deep_message());
   json doc;
@@ -197,7 +231,7 @@ loaded_topology parse_topology_json(std::string_view text, const std::string& so
     if (w.row && w.column) at += fmt::format("/{}", *w.column);
     c.fail(at, e.reason());
   }
-  loaded_topology loaded{std::move(*topology), fmt::format("file {}", source), {}, {}};
+  topology_document loaded{std::move(*topology), {}};
   if (const auto notes = doc.find("notes"); notes != doc.end()) {
     if (!notes->is_array()) c.fail("/notes", fmt::format("expected an array of strings, got {}", shown(*notes)));
     for (std::size_t i = 0; i < notes->size(); ++i) {
@@ -208,4 +242,74 @@ loaded_topology parse_topology_json(std::string_view text, const std::string& so
   return loaded;
 }
 
-}  // namespace numaplace_cli
+
+namespace topology_json_detail {
+
+inline std::vector<distance_t> distances_from(const dynamic_topology& t, node_index r) {
+  std::vector<distance_t> values;
+  for (node_index c = 0; c < t.node_count(); ++c) values.push_back(t.distance(r, c));
+  return values;
+}
+
+inline nlohmann::ordered_json node_json(const dynamic_topology& t, node_index i) {
+  using ojson = nlohmann::ordered_json;
+  std::vector<node_id> neighbours;
+  for (const node_index n : t.neighbours(i)) neighbours.push_back(t.id_of(n));
+  ojson circles = ojson::array();
+  for (const neighbour_circle& c : neighbour_circles(t, i)) circles.push_back({{"distance", c.distance}, {"nodes", c.nodes}});
+  return {{"id", t.id_of(i)},
+          {"cpus", std::vector<unsigned>(t.cpus(i).begin(), t.cpus(i).end())},
+          {"cpu_list", format_cpulist(std::vector<unsigned>(t.cpus(i).begin(), t.cpus(i).end()))},
+          {"memory_bytes", t.memory_bytes(i)},
+          {"has_cpu", t.has_cpu(i)},
+          {"has_memory", t.has_memory(i)},
+          {"distances", distances_from(t, i)},
+          {"neighbours", neighbours},
+          {"circles", circles}};
+}
+
+inline nlohmann::ordered_json asymmetries_json(const dynamic_topology& t) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const asymmetry& a : t.asymmetries()) {
+    list.push_back({{"from", t.id_of(static_cast<node_index>(a.row))},
+                    {"to", t.id_of(static_cast<node_index>(a.column))},
+                    {"forward", a.forward},
+                    {"backward", a.backward}});
+  }
+  return list;
+}
+
+}  // namespace topology_json_detail
+
+/// The document of `t`, said to come from `source` and carrying `notes`. Keys in this order:
+/// {"format": "numaplace-topology", "schema_version", "numaplace_version", "source", "notes",
+///  "kind", "levels", "local_distance", "max_distance", "node_count",
+///  "nodes": [{"id", "cpus", "cpu_list", "memory_bytes", "has_cpu", "has_memory", "distances",
+///             "neighbours", "circles": [{"distance", "nodes"}]}],
+///  "distances", "asymmetries": [{"from", "to", "forward", "backward"}]}
+/// Node references ("neighbours", "circles", "asymmetries") are OS node ids; matrix rows and
+/// columns follow the "nodes" array. parse_topology_json reads it back to the same machine.
+inline nlohmann::ordered_json topology_json(const dynamic_topology& t, const std::string& source,
+                                            const std::vector<std::string>& notes) {
+  using namespace topology_json_detail;
+  nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
+  nlohmann::ordered_json matrix = nlohmann::ordered_json::array();
+  for (node_index i = 0; i < t.node_count(); ++i) {
+    nodes.push_back(node_json(t, i));
+    matrix.push_back(distances_from(t, i));
+  }
+  nlohmann::ordered_json doc = {{"source", source},
+                                {"notes", notes},
+                                {"kind", std::string(numaplace::to_string(t.kind()))},
+                                {"levels", std::vector<distance_t>(t.levels().begin(), t.levels().end())},
+                                {"local_distance", t.local_distance()},
+                                {"max_distance", t.max_distance()},
+                                {"node_count", t.node_count()},
+                                {"nodes", nodes},
+                                {"distances", matrix},
+                                {"asymmetries", asymmetries_json(t)}};
+  stamp_json(doc, topology_format, topology_schema_version);
+  return doc;
+}
+
+}  // namespace numaplace::formats

@@ -1,61 +1,75 @@
-#include "machine_costs_json.hpp"
-
-#include <numaplace/topology/types.hpp>
-
-#include "json_checker.hpp"
-#include "read_input.hpp"
-#include "json_stamp.hpp"
+#pragma once
+// A machine's measured memory costs as JSON (what `numaplace sim --costs FILE.json` reads),
+// read and checked so that every problem names the file and either the line:column of a
+// syntax error or the JSON path of a bad value (`/latency_ratio/2/3`); written in the same form
+// (`--costs-json`), so a preset's costs are a starting point for a user's own. Part of
+// numaplace::formats (format_error.hpp).
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <limits>
-#include <sstream>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-namespace numaplace_cli {
+#include "../sim/machine_costs.hpp"
+#include "../topology/dynamic_topology.hpp"
+#include "../topology/types.hpp"
+#include "format_error.hpp"
+#include "json_checker.hpp"
+#include "json_stamp.hpp"
 
-namespace {
+namespace numaplace::formats {
+
+/// What written costs say they are (json_stamp.hpp); documents without the stamp are read too.
+inline constexpr std::string_view machine_costs_format = "numaplace-machine-costs";
+inline constexpr int machine_costs_schema_version = 1;
+
+/// Costs that cannot be used; the message starts with the document's name and the location.
+class machine_costs_error : public format_error {
+ public:
+  using format_error::format_error;
+};
+
+namespace machine_costs_detail {
 
 using json = nlohmann::json;
 using numaplace::node_index;
 using numaplace::sim::machine_costs;
 
-constexpr std::string_view known_fields =
+inline constexpr std::string_view known_fields =
     "name, local_latency_ns, latency_ratio, node_bandwidth_gbs, core_stream_gbs, threads_per_core, links, routes, "
     "loaded_latency, sources, assumption";
 // The library's bound on nodes (numaplace::max_nodes), which keeps n x n work bounded for any
 // input, and as many links as a machine of that many nodes could want.
 using numaplace::max_nodes;
-constexpr std::size_t max_links = 65536;
+inline constexpr std::size_t max_links = 65536;
 
 // Problems at a JSON pointer, or at a line and column of the text for syntax errors.
 using checker = json_checker<machine_costs_error>;
 
-std::string child(std::string_view path, std::string_view key) { return fmt::format("{}/{}", path, key); }
-std::string child(std::string_view path, std::size_t i) { return fmt::format("{}/{}", path, i); }
+inline std::string child(std::string_view path, std::string_view key) { return fmt::format("{}/{}", path, key); }
+inline std::string child(std::string_view path, std::size_t i) { return fmt::format("{}/{}", path, i); }
 
-double number(const checker& c, const json& v, const std::string& path) {
+inline double number(const checker& c, const json& v, const std::string& path) {
   if (!v.is_number()) c.fail(path, fmt::format("expected a number, got {}", shown(v)));
   const double d = v.get<double>();
   if (!std::isfinite(d)) c.fail(path, fmt::format("{} is not a finite number", shown(v)));
   return d;
 }
 
-double number_in(const checker& c, const json& v, const std::string& path, double above, double at_most,
+inline double number_in(const checker& c, const json& v, const std::string& path, double above, double at_most,
                  std::string_view unit) {
   const double d = number(c, v, path);
   if (!(d > above && d <= at_most)) c.fail(path, fmt::format("{} {} is not in ({}, {}]", shown(v), unit, above, at_most));
   return d;
 }
 
-std::uint64_t index(const checker& c, const json& v, const std::string& path, std::uint64_t below,
+inline std::uint64_t index(const checker& c, const json& v, const std::string& path, std::uint64_t below,
                     std::string_view what) {
   if (!v.is_number_unsigned()) c.fail(path, fmt::format("expected a {} (a whole number from 0), got {}", what, shown(v)));
   const auto i = v.get<std::uint64_t>();
@@ -63,20 +77,20 @@ std::uint64_t index(const checker& c, const json& v, const std::string& path, st
   return i;
 }
 
-const json& array(const checker& c, const json& v, const std::string& path, std::string_view expected) {
+inline const json& array(const checker& c, const json& v, const std::string& path, std::string_view expected) {
   if (!v.is_array()) c.fail(path, fmt::format("expected {}, got {}", expected, shown(v)));
   return v;
 }
 
 // The member `key` of the object `doc` (at `base`), which must be there.
-const json& required(const checker& c, const json& doc, std::string_view key, std::string_view expected,
+inline const json& required(const checker& c, const json& doc, std::string_view key, std::string_view expected,
                      std::string_view base = "") {
   const auto it = doc.find(key);
   if (it == doc.end()) c.fail(child(base, key), fmt::format("missing; expected {}", expected));
   return *it;
 }
 
-bool known_field(std::string_view key) {
+inline bool known_field(std::string_view key) {
   static constexpr std::string_view fields[] = {"name",           "local_latency_ns", "latency_ratio", "node_bandwidth_gbs",
                                                 "core_stream_gbs", "links",           "routes",        "loaded_latency",
                                                 "sources",         "assumption",      "threads_per_core"};
@@ -86,7 +100,7 @@ bool known_field(std::string_view key) {
   return false;
 }
 
-std::vector<double> ratios(const checker& c, const json& v, std::size_t n) {
+inline std::vector<double> ratios(const checker& c, const json& v, std::size_t n) {
   const std::string path = "/latency_ratio";
   array(c, v, path, fmt::format("{} rows of {} latency ratios", n, n));
   if (v.size() != n) c.fail(path, fmt::format("has {} rows for {} nodes (node_bandwidth_gbs has {})", v.size(), n, n));
@@ -110,7 +124,7 @@ std::vector<double> ratios(const checker& c, const json& v, std::size_t n) {
   return out;
 }
 
-std::vector<numaplace::sim::memory_link> links(const checker& c, const json& v, std::size_t n) {
+inline std::vector<numaplace::sim::memory_link> links(const checker& c, const json& v, std::size_t n) {
   const std::string path = "/links";
   array(c, v, path, "an array of {\"a\": node, \"b\": node, \"gb_per_s\": bandwidth}");
   if (v.size() > max_links) c.fail(path, fmt::format("has {} links; at most {}", v.size(), max_links));
@@ -133,7 +147,7 @@ std::vector<numaplace::sim::memory_link> links(const checker& c, const json& v, 
   return out;
 }
 
-std::vector<std::vector<std::uint32_t>> routes(const checker& c, const json& v, const machine_costs& costs) {
+inline std::vector<std::vector<std::uint32_t>> routes(const checker& c, const json& v, const machine_costs& costs) {
   const std::string path = "/routes";
   const std::size_t n = costs.node_count();
   if (costs.links.empty()) c.fail(path, "given without links: a route is a list of link indices");
@@ -165,7 +179,7 @@ std::vector<std::vector<std::uint32_t>> routes(const checker& c, const json& v, 
   return out;
 }
 
-numaplace::sim::loaded_latency_curve curve(const checker& c, const json& v) {
+inline numaplace::sim::loaded_latency_curve curve(const checker& c, const json& v) {
   const std::string path = "/loaded_latency";
   array(c, v, path, "an array of [utilisation, latency factor] pairs");
   if (v.size() < 2) c.fail(path, "needs at least two points, the first [0, 1]");
@@ -187,7 +201,7 @@ numaplace::sim::loaded_latency_curve curve(const checker& c, const json& v) {
   return out;
 }
 
-std::string text_field(const checker& c, const json& v, const std::string& path) {
+inline std::string text_field(const checker& c, const json& v, const std::string& path) {
   if (!v.is_string()) c.fail(path, fmt::format("expected a string, got {}", shown(v)));
   return v.get<std::string>();
 }
@@ -198,7 +212,7 @@ struct parsed_costs {
   bool gives_links = false;
 };
 
-parsed_costs parse_costs(std::string_view text, const std::string& source) {
+inline parsed_costs parse_costs(std::string_view text, const std::string& source) {
   const checker c(source);
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     c.fail("", "the file is empty; expected a JSON object with name, local_latency_ns, latency_ratio, "
@@ -279,17 +293,24 @@ parsed_costs parse_costs(std::string_view text, const std::string& source) {
   return {std::move(costs), listed_links != doc.end()};
 }
 
-}  // namespace
+}  // namespace machine_costs_detail
 
-machine_costs parse_machine_costs(std::string_view text, const std::string& source) {
-  return parse_costs(text, source).costs;
+/// Parses and checks `text`; `source` names it in messages. Throws machine_costs_error. Costs
+/// whose text has no "links" field come back without links (parse_machine_costs_for derives them).
+inline sim::machine_costs parse_machine_costs(std::string_view text, const std::string& source) {
+  return machine_costs_detail::parse_costs(text, source).costs;
 }
 
-machine_costs read_machine_costs(const std::string& path, const numaplace::dynamic_topology& machine,
-                                 std::string_view machine_name) {
-  parsed_costs p = parse_costs(read_input(path, "a JSON machine-costs file"), path);
+/// Parses `text` (named `source` in messages) as the costs of `machine` (named `machine_name`),
+/// whose node count they must have. Costs without a "links" field get links derived from the
+/// machine's SLIT (numaplace::sim::derive_links), as a machine without costs does, and their
+/// assumption says so; "links": [] keeps the nodes free of link limits. Throws
+/// machine_costs_error.
+inline sim::machine_costs parse_machine_costs_for(std::string_view text, const std::string& source,
+                                                  const dynamic_topology& machine, std::string_view machine_name) {
+  machine_costs_detail::parsed_costs p = machine_costs_detail::parse_costs(text, source);
   if (p.costs.node_count() != machine.node_count()) {
-    throw machine_costs_error(fmt::format("{}: has costs for {} nodes; the machine ({}) has {}", path,
+    throw machine_costs_error(fmt::format("{}: has costs for {} nodes; the machine ({}) has {}", source,
                                           p.costs.node_count(), machine_name, machine.node_count()));
   }
   if (!p.gives_links) {
@@ -301,7 +322,9 @@ machine_costs read_machine_costs(const std::string& path, const numaplace::dynam
   return std::move(p.costs);
 }
 
-nlohmann::ordered_json machine_costs_json(const machine_costs& c) {
+/// `c` in the form parse_machine_costs reads back to the same costs (what `numaplace sim
+/// --costs-json` prints).
+inline nlohmann::ordered_json machine_costs_json(const sim::machine_costs& c) {
   using ojson = nlohmann::ordered_json;
   const std::size_t n = c.node_count();
   ojson out;
@@ -338,4 +361,4 @@ nlohmann::ordered_json machine_costs_json(const machine_costs& c) {
   return out;
 }
 
-}  // namespace numaplace_cli
+}  // namespace numaplace::formats

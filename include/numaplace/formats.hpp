@@ -1,0 +1,15 @@
+#pragma once
+// numaplace's own file formats, both ways: the optional numaplace::formats component (link it;
+// it needs nlohmann-json and {fmt}). The core headers, numaplace.hpp among them, never include
+// these.
+
+#include "formats/experiment_json.hpp"
+#include "formats/format_error.hpp"
+#include "formats/json_checker.hpp"
+#include "formats/json_positions.hpp"
+#include "formats/json_stamp.hpp"
+#include "formats/machine_costs_json.hpp"
+#include "formats/machine_request.hpp"
+#include "formats/sim_report_json.hpp"
+#include "formats/topology_json.hpp"
+#include "formats/workload_bounds.hpp"
