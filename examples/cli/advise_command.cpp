@@ -51,7 +51,7 @@
 #include "advise_demand.hpp"
 #include "cpu_ranges.hpp"
 #include "exit_codes.hpp"
-#include "neighbour_circles.hpp"
+#include <numaplace/topology/neighbour_circles.hpp>
 #include "topology_source.hpp"
 
 namespace numaplace_cli {
@@ -59,6 +59,8 @@ namespace numaplace_cli {
 namespace {
 
 using numaplace::node_index;
+using numaplace::neighbour_circles;
+using circle = numaplace::neighbour_circle;
 
 constexpr std::uint64_t mib = 1024 * 1024;
 

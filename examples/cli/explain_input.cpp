@@ -1,6 +1,6 @@
 #include "explain_input.hpp"
 
-#include "json_checker.hpp"
+#include <numaplace/formats/json_checker.hpp>
 #include "read_input.hpp"
 
 #include <fmt/format.h>
@@ -24,6 +24,9 @@ namespace {
 
 using json = nlohmann::json;
 using numaplace::imbalance_rule;
+using numaplace::formats::json_checker;
+using numaplace::formats::too_deep_at;
+using numaplace::formats::too_deep_message;
 
 struct variant_name {
   std::string_view name;

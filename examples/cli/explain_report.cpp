@@ -1,6 +1,6 @@
 #include "explain_report.hpp"
 
-#include "json_stamp.hpp"
+#include <numaplace/formats/json_stamp.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -318,7 +318,7 @@ nlohmann::ordered_json explain_json(const explain_report& r) {
   json imbalance = json::array();
   for (const imbalance_answer& a : r.imbalance) imbalance.push_back(a.result);
   out["imbalance"] = imbalance;
-  stamp_json(out, "numaplace-explain", 1);
+  numaplace::formats::stamp_json(out, "numaplace-explain", 1);
   return out;
 }
 

@@ -11,7 +11,7 @@
 
 #include "cpu_ranges.hpp"
 #include "memory_text.hpp"
-#include "neighbour_circles.hpp"
+#include <numaplace/topology/neighbour_circles.hpp>
 
 namespace numaplace_cli {
 
@@ -19,6 +19,8 @@ namespace {
 
 using numaplace::dynamic_topology;
 using numaplace::node_index;
+using numaplace::neighbour_circles;
+using circle = numaplace::neighbour_circle;
 
 void print_summary(const loaded_topology& loaded) {
   const dynamic_topology& t = loaded.topology;
