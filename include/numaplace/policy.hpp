@@ -4,6 +4,7 @@
 #include "policy/arithmetic.hpp"
 #include "policy/balance_locality.hpp"
 #include "policy/capacity_check.hpp"
+#include "policy/check_machine_view.hpp"
 #include "policy/concentric_spread.hpp"
 #include "policy/default_roles.hpp"
 #include "policy/fault_scoring.hpp"
@@ -21,4 +22,5 @@
 #include "policy/preferred_settling.hpp"
 #include "policy/scan_period.hpp"
 #include "policy/shared_interleave.hpp"
+#include "policy/simple_machine_view.hpp"
 #include "policy/task_migrate.hpp"

@@ -2,6 +2,7 @@
 // The topology layer: concept, static and dynamic topologies, classification, generators, presets,
 // and the loaders (matrix text, numactl output, sysfs).
 
+#include "topology/check_topology.hpp"
 #include "topology/classify.hpp"
 #include "topology/concept.hpp"
 #include "topology/cpulist.hpp"

@@ -1,4 +1,4 @@
-// `numaplace explain`: hand-worked examples (the arithmetic from the spec is in the comments),
+// `numaplace explain`: hand-worked examples (the kernel arithmetic worked in the comments),
 // stacks side by side, text output, and bad input rejected with a located message and exit 2.
 #include <doctest/doctest.h>
 #include <sys/wait.h>

@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <numaplace/policy/fork_placement.hpp>
+#include <numaplace/policy/simple_machine_view.hpp>
+#include <numaplace/topology/generators.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -10,49 +12,16 @@ using namespace numaplace;
 
 namespace {
 
-// A machine_view of nodes with CPUs and tasks with loads; nothing else.
-class machine {
- public:
-  explicit machine(std::vector<unsigned> cpus_per_node) {
-    for (node_index n = 0; n < cpus_per_node.size(); ++n) {
-      node_cpus_.emplace_back();
-      for (unsigned i = 0; i < cpus_per_node[n]; ++i) {
-        node_cpus_.back().push_back(static_cast<cpu_index>(cpu_node_.size()));
-        cpu_node_.push_back(n);
-        cpu_tasks_.emplace_back();
-      }
-    }
-  }
+// The reference machine_view on nodes 10/20 apart with the given CPUs; tasks have loads only.
+struct machine : simple_machine_view {
+  explicit machine(const std::vector<unsigned>& cpus_per_node)
+      : simple_machine_view(generate::fully_connected(cpus_per_node.size()), cpus_per_node) {}
   // A task on CPU c with load `load`.
   machine& run(cpu_index c, std::uint64_t load = nice_0_load) {
-    cpu_tasks_[c].push_back(static_cast<task_index>(task_cpu_.size()));
-    task_cpu_.push_back(c);
-    task_load_.push_back(load);
+    tasks[add_task(c)].load = load;
     return *this;
   }
-
-  std::size_t node_count() const { return node_cpus_.size(); }
-  distance_t distance(node_index a, node_index b) const { return a == b ? 10 : 20; }
-  const std::vector<cpu_index>& cpus_of(node_index n) const { return node_cpus_[n]; }
-  node_index node_of_cpu(cpu_index c) const { return cpu_node_[c]; }
-  const std::vector<task_index>& tasks_on(cpu_index c) const { return cpu_tasks_[c]; }
-  cpu_index task_cpu(task_index t) const { return task_cpu_[t]; }
-  node_index task_node(task_index t) const { return cpu_node_[task_cpu_[t]]; }
-  node_index task_preferred(task_index) const { return no_node; }
-  fault_view task_faults(task_index) const { return {}; }
-  fault_view group_faults(task_index) const { return {}; }
-  group_index group_of(task_index) const { return no_group; }
-  bool allowed(task_index, node_index) const { return true; }
-  std::uint64_t task_load(task_index t) const { return task_load_[t]; }
-
- private:
-  std::vector<std::vector<cpu_index>> node_cpus_;
-  std::vector<node_index> cpu_node_;
-  std::vector<std::vector<task_index>> cpu_tasks_;
-  std::vector<cpu_index> task_cpu_;
-  std::vector<std::uint64_t> task_load_;
 };
-static_assert(machine_view<machine>);
 
 fork_args from(node_index parent, unsigned imb_numa_nr = 0, node_index preferred = no_node) {
   fork_args a;

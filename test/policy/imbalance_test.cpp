@@ -1,4 +1,4 @@
-// adjust_numa_imbalance across its five forms (spec section 6), through the composed placement.
+// adjust_numa_imbalance() across its forms (v5.7..v5.19), through the composed placement.
 #include <doctest/doctest.h>
 
 #include <numaplace/policy/imbalance_adjustment.hpp>
@@ -32,7 +32,7 @@ long adjusted(const imbalance_args& a) {
 
 }  // namespace
 
-TEST_CASE("the spec's worked example: src 2 and dst 3 running") {
+TEST_CASE("a worked example: src 2 and dst 3 running") {
   const imbalance_args a = move(2, 3);
   CHECK(a.src_running == 1);
   CHECK(a.dst_running == 4);

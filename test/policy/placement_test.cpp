@@ -1,4 +1,4 @@
-// The composed decisions on hand-worked examples from the spec (sections 2.3, 3, 4, 8).
+// The composed decisions (task_numa_placement(), score_nearby_nodes(), preferred_group_nid()) on hand-worked examples, per kernel version.
 #include <doctest/doctest.h>
 
 #include <numaplace/stacks.hpp>

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <vector>
 
+#include <numaplace/policy/check_machine_view.hpp>
 #include <numaplace/policy/task_migrate.hpp>
 #include <numaplace/stacks.hpp>
 #include <numaplace/topology/generators.hpp>
@@ -20,6 +21,8 @@ namespace {
 
 template <migrate_rule R, class Stack, machine_view M>
 migrate_decision decide_on(const dynamic_topology& topo, const M& m, task_index t, migrate_params p = {}) {
+  const view_problem broken = check_machine_view(m);  // every hand-built machine is one that can exist
+  REQUIRE_MESSAGE(!broken, broken.message);
   const numa_migration<R> policy{p};
   return with_placement<Stack>(topo, [&](const auto& pl) { return policy.decide(m, pl, t); });
 }

@@ -1,4 +1,4 @@
-// Classification as the kernel does it, per era (spec section 1 and its worked examples).
+// Classification as the kernel's sched_init_numa() and init_numa_topology_type() do it, per era.
 #include <doctest/doctest.h>
 
 #include <numaplace/topology/classify.hpp>
@@ -21,7 +21,7 @@ namespace {
 std::vector<distance_t> levels_of(const classification& c) { return {c.levels.begin(), c.levels.end()}; }
 }  // namespace
 
-TEST_CASE("the spec's worked examples") {
+TEST_CASE("worked examples, one or more per kind") {
   SUBCASE("4 nodes all 20 apart: direct now, direct in v3.19, backplane in the v4.16 window") {
     const auto& t = presets::direct_4node;
     CHECK(classify(t).kind == numa_kind::direct);

@@ -1,5 +1,5 @@
 #pragma once
-// capacity_check: numa_has_capacity() (v4.1..v4.18; spec section 5.1). Seed 001's fix (v4.2)
+// capacity_check: numa_has_capacity() (v4.1..v4.18). Seed 001's fix (v4.2)
 // compares loads with the imbalance_pct margin, so a slightly busier destination is no
 // longer refused outright.
 

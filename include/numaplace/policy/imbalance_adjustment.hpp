@@ -1,6 +1,6 @@
 #pragma once
-// imbalance_adjustment: how much NUMA imbalance the balancer forgives (adjust_numa_imbalance,
-// spec section 6). Seed 004 moved the test from the source node's load to the destination's.
+// imbalance_adjustment: how much NUMA imbalance the balancer forgives: adjust_numa_imbalance(),
+// v5.7..today, last changed in v5.19. Seed 004 (v5.10) judged the destination's load, not the source's.
 
 #include <cstdint>
 

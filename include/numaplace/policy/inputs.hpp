@@ -5,7 +5,7 @@
 
 namespace numaplace {
 
-/// The arguments of adjust_numa_imbalance() across its versions (spec section 6).
+/// The arguments of adjust_numa_imbalance() across its versions (v5.7..v5.19).
 /// Each variant reads only the fields its kernel passes.
 struct imbalance_args {
   long imbalance = 0;     ///< max(0, dst_running - src_running) in task_numa_find_cpu
@@ -16,7 +16,7 @@ struct imbalance_args {
 };
 
 /// What the load balancer's calculate_imbalance() knows when it asks for the NUMA allowance.
-/// Each kernel passes a different one of these to adjust_numa_imbalance (spec section 6).
+/// Each kernel passes a different one of these to adjust_numa_imbalance() (v5.6..v5.19).
 struct balancer_args {
   long imbalance = 0;
   int busiest_running = 0;  ///< busiest->sum_nr_running (v5.7..v5.18)

@@ -66,6 +66,25 @@ constexpr std::ptrdiff_t range_index_of(R&& r, const T& value) {
 /// are an empty view when it has no numa_group; `group_of` is then no_group. `allowed(t, n)`
 /// says whether t's affinity admits node n. `task_load` is the task's contribution to its
 /// CPU's load (nice_0_load for an always-runnable nice-0 task).
+///
+/// Laws. Beyond the syntax below, the policies rely on these; check_machine_view()
+/// (policy/check_machine_view.hpp) checks them on a view and names the first one broken.
+/// Every task the laws speak of is one some `tasks_on(c)` lists.
+///  - distances: `node_count()` and `distance()` obey numa_topology's laws (local distance 10
+///    on the diagonal, every other entry larger, all within 10..255; not necessarily symmetric).
+///  - cpu_on_its_node: every c in `cpus_of(n)` has `node_of_cpu(c) == n`.
+///  - cpus_dense: the CPUs of all nodes together are 0..N-1, each listed once.
+///  - task_on_its_cpu: every t in `tasks_on(c)` has `task_cpu(t) == c`, so a node's runnable
+///    count (running_on) is the number of tasks its CPUs list.
+///  - task_queued_once: no task is listed twice, on one CPU or on two.
+///  - task_node_is_cpu_node: `task_node(t) == node_of_cpu(task_cpu(t))`.
+///  - preferred_in_range: `task_preferred(t)` is no_node or below `node_count()`.
+///  - fault_spans_sized: in `task_faults(t)` and `group_faults(t)`, `memory` and `cpu` are each
+///    empty or hold two counters per node.
+///  - group_faults_with_group: `group_faults(t)` is empty exactly when `group_of(t)` is no_group.
+///  - group_faults_shared: tasks of one group read the same group faults.
+///  - allowed_where_running: `allowed(t, task_node(t))`: a task runs where its affinity admits.
+///  - idle_cpu_queues_nothing: where the view has `idle_cpu(c)`, an idle CPU lists no task.
 template <class M>
 concept machine_view = requires(const M& m, node_index n, cpu_index c, task_index t) {
   { m.node_count() } -> std::convertible_to<std::size_t>;

@@ -1,6 +1,6 @@
 #pragma once
 // preferred_settling: what a grouped task's preferred node becomes after task_numa_migrate()
-// (spec section 5, "group bookkeeping"). Seed 001's fix (v4.2) made a task that found no
+// (its last step, v3.13..today: sched_setnuma()). Seed 001's fix (v4.2) made a task that found no
 // better CPU still settle, so a spread-out group stops chasing one node; v4.19 settles on
 // where the task actually went, and kernels since do the same.
 //

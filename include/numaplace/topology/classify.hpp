@@ -1,6 +1,6 @@
 #pragma once
 // How the kernel sees a machine: distance levels, the maximum distance and the kind
-// (direct, glueless mesh or backplane), per kernel era. See spec section 1.
+// (direct, glueless mesh or backplane), per era: sched_init_numa(), init_numa_topology_type() (v3.19+).
 
 #include <cstddef>
 

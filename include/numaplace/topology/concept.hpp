@@ -12,6 +12,15 @@ namespace numaplace {
 /// A NUMA topology: a node count and a distance between any two dense node indices.
 /// Everything else (levels, kind, neighbour order) is derived once by `classify` or by
 /// the topology types that cache it.
+///
+/// Laws (what Linux accepts of a SLIT table, and what classify and the policies assume);
+/// check_topology() (topology/check_topology.hpp) checks them and names the first one broken:
+///  - `node_count()` is 1..max_nodes, and `distance(a, b)` is defined for every a, b below it;
+///  - `distance(a, a)` is slit_local_distance (10) for every node;
+///  - every distance is within 10..max_valid_distance (255), and `distance(a, b)` for a != b is
+///    larger than the local distance.
+/// A topology need not be symmetric: Linux uses `distance(a, b) != distance(b, a)` as given
+/// (it warns), and so does numaplace. A node may have no CPUs (`has_cpu`, below).
 template <class T>
 concept numa_topology = requires(const T& t, node_index a, node_index b) {
   { t.node_count() } -> std::convertible_to<std::size_t>;

@@ -53,7 +53,7 @@ constexpr std::string_view to_string(numa_kind kind) noexcept {
   return "unknown";
 }
 
-/// Which kernel generation's rules to follow where they differ (spec section 1).
+/// Which kernel's sched_init_numa() and init_numa_topology_type() to follow where they differ.
 enum class kernel_era : std::uint8_t {
   v3_19,   ///< levels from node 0's row, identity excluded; DIRECT when <= 1 level
   v4_16,   ///< identity stored as level 0 but still DIRECT only when <= 1: 10/20 boxes read as backplane
