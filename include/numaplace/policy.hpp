@@ -24,3 +24,4 @@
 #include "policy/shared_interleave.hpp"
 #include "policy/simple_machine_view.hpp"
 #include "policy/task_migrate.hpp"
+#include "policy/trace.hpp"
