@@ -46,12 +46,12 @@
 #include <vector>
 
 #include <numaplace/adapters/openmp_places.hpp>
+#include <numaplace/topology/neighbour_circles.hpp>
 #include <numaplace/topology/node_meminfo.hpp>
 
 #include "advise_demand.hpp"
 #include "cpu_ranges.hpp"
 #include "exit_codes.hpp"
-#include <numaplace/topology/neighbour_circles.hpp>
 #include "topology_source.hpp"
 
 namespace numaplace_cli {

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <numaplace/formats/json_checker.hpp>
 #include <numaplace/topology/error.hpp>
 #include <sstream>
 #include <utility>

@@ -9,9 +9,10 @@
 #include <cstdint>
 #include <string>
 
+#include <numaplace/topology/neighbour_circles.hpp>
+
 #include "cpu_ranges.hpp"
 #include "memory_text.hpp"
-#include <numaplace/topology/neighbour_circles.hpp>
 
 namespace numaplace_cli {
 
