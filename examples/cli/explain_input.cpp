@@ -1,6 +1,5 @@
 #include "explain_input.hpp"
 
-#include <numaplace/formats/json_checker.hpp>
 #include "read_input.hpp"
 
 #include <fmt/format.h>
