@@ -29,7 +29,7 @@ struct fault_scoring {
       // same pass where the stack can), else the task's.
       const auto maximum_of = [&](const fault_view& f, fault_owner owner) {
         const node_index max_nid = fault_maximum<Placement>(f);
-        record(pl.trace(), [&] { return steps::fault_maximum{owner, max_nid, faults_at<Placement>(f, max_nid), f.total}; });
+        record_step(pl.trace(), [&] { return steps::fault_maximum{owner, max_nid, faults_at<Placement>(f, max_nid), f.total}; });
         // max_nid stays no_node exactly when every count is 0; testing it rather than
         // max_faults lets the compiler drop the test where nothing follows (direct, no CPU-less
         // nodes).
@@ -56,20 +56,20 @@ struct fault_scoring {
           }
         }
       }
-      record(pl.trace(), [&] { return steps::fault_maximum{fault_owner::task, max_nid, max_faults, in.task.total}; });
+      record_step(pl.trace(), [&] { return steps::fault_maximum{fault_owner::task, max_nid, max_faults, in.task.total}; });
       if (in.has_group()) {
-        record(pl.trace(), [&] {
+        record_step(pl.trace(), [&] {
           return steps::fault_maximum{fault_owner::group, max_group_nid, max_group_faults, in.group.total};
         });
       }
       // The kernel gates on the task's own faults, even for grouped tasks.
       if (max_faults == 0) {
-        if (in.has_group()) record(pl.trace(), [] { return steps::gated_on_task_faults{}; });
+        if (in.has_group()) record_step(pl.trace(), [] { return steps::gated_on_task_faults{}; });
         return no_node;
       }
       if (!in.has_group()) return max_nid;
       if constexpr (Rule == preferred_rule::v3_19) {
-        record(pl.trace(), [] { return steps::group_choice_applies{}; });
+        record_step(pl.trace(), [] { return steps::group_choice_applies{}; });
         return pl.group_node(in, max_group_nid);
       } else {
         if (max_nid == max_group_nid) return max_nid;
@@ -85,7 +85,7 @@ struct fault_scoring {
             max_nid = i;
           }
         }
-        record(pl.trace(), [&] {
+        record_step(pl.trace(), [&] {
           return steps::combined_weight{max_nid, pl.task_weight(in, max_nid, dist), pl.group_weight(in, max_nid, dist),
                                         dist};
         });
@@ -123,7 +123,7 @@ struct fault_scoring {
   static node_index settle_on_cpu(const Placement& pl, node_index max_nid) noexcept {
     if constexpr (Rule >= preferred_rule::v5_18) {
       const node_index nid = nearest_cpu_node(pl.topology(), max_nid);
-      if (nid != max_nid) record(pl.trace(), [&] { return steps::nearest_cpu_node{max_nid, nid}; });
+      if (nid != max_nid) record_step(pl.trace(), [&] { return steps::nearest_cpu_node{max_nid, nid}; });
       return nid;
     } else {
       (void)pl;

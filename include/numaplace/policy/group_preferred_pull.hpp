@@ -185,7 +185,7 @@ class group_preferred_pull {
           max_node = node;
         }
       }
-      if (max_score > 0) record(pl.trace(), [&] { return steps::group_weight{max_node, max_score, dist}; });
+      if (max_score > 0) record_step(pl.trace(), [&] { return steps::group_weight{max_node, max_score, dist}; });
       return max_node;
     } else {
       // Raw group faults, not weights, decide between groups.
@@ -206,7 +206,7 @@ class group_preferred_pull {
           }
         }
         if (best == nullptr) break;
-        record(pl.trace(), [this, g, best, max_faults, &in] {
+        record_step(pl.trace(), [this, g, best, max_faults, &in] {
           // Of what the level above held: the whole group's faults at the first level.
           std::uint64_t of = in.group.total;
           if (g != &tree_.root()) {
@@ -238,7 +238,7 @@ class group_preferred_pull {
                                                        Maximum&& maximum) const noexcept {
     return best_weight_in_one_pass(pl, in.group, [&](bool any_faults) {
       if (any_faults) return maximum();
-      record(pl.trace(), [&] { return steps::fault_maximum{fault_owner::group, no_node, 0, in.group.total}; });
+      record_step(pl.trace(), [&] { return steps::fault_maximum{fault_owner::group, no_node, 0, in.group.total}; });
       return no_node;
     });
   }
@@ -288,7 +288,7 @@ class group_preferred_pull {
       }
     });
     if (max_node == no_node) return fallback(any_faults);
-    record(pl.trace(), [&] { return steps::group_weight{max_node, max_score, topo.max_distance()}; });
+    record_step(pl.trace(), [&] { return steps::group_weight{max_node, max_score, topo.max_distance()}; });
     return max_node;
   }
 

@@ -33,7 +33,7 @@ struct imbalance_adjustment {
   constexpr long adjust_imbalance(const imbalance_args& a, Trace&& trace) const noexcept {
     const auto test = [&](const char* left, long left_value, const char* relation, const char* right,
                           long right_value, bool holds) {
-      record(trace, [&] { return steps::comparison{left, left_value, relation, right, right_value, holds}; });
+      record_step(trace, [&] { return steps::comparison{left, left_value, relation, right, right_value, holds}; });
       return holds;
     };
     long result = a.imbalance;
@@ -57,7 +57,7 @@ struct imbalance_adjustment {
         result = 0;
       }
     }
-    record(trace, [&] { return steps::imbalance_outcome{a.imbalance, result}; });
+    record_step(trace, [&] { return steps::imbalance_outcome{a.imbalance, result}; });
     return result;
   }
 

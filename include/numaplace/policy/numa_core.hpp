@@ -117,7 +117,7 @@ struct numa_core_placement {
         max_nid = n;
       }
     }
-    record(pl.trace(), [&] { return steps::fault_maximum{fault_owner::task, max_nid, max_faults, in.task.total}; });
+    record_step(pl.trace(), [&] { return steps::fault_maximum{fault_owner::task, max_nid, max_faults, in.task.total}; });
     return max_nid;
   }
 };

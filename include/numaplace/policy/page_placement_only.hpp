@@ -20,7 +20,7 @@ struct page_placement_only {
   /// No preferred node, whatever the faults: the kernel then keeps numa_preferred_nid (-1).
   template <class Placement>
   node_index select_preferred(const Placement& pl, const decision_input&) const noexcept {
-    record(pl.trace(), [] { return steps::places_no_task{}; });
+    record_step(pl.trace(), [] { return steps::places_no_task{}; });
     return no_node;
   }
   /// task_numa_fault() of v3.8 joined no groups: it recorded no faulting pid to tell shared

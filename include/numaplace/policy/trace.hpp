@@ -6,7 +6,7 @@
 // A placement records into the trace it was built with when its stack lists
 // traced_by<Trace> (placement.hpp), and otherwise into no_trace, whose steps are never built:
 // the decision compiles to the same instructions as without them (scripts/icount). A policy
-// records with `record(pl.trace(), [&] { return steps::...{...}; })`; a policy without a
+// records with `record_step(pl.trace(), [&] { return steps::...{...}; })`; a policy without a
 // placement (imbalance_adjustment) takes the trace as a last argument.
 //
 // Recording allocates (decision_trace keeps a vector): meant for explaining one decision at a
@@ -133,7 +133,7 @@ inline constexpr bool traces = std::remove_cvref_t<Trace>::enabled;
 // Always inlined: an untraced decision must not even call the empty function (GCC 12 left one
 // call in the backplane narrowing's loop, two instructions per level).
 template <class Trace, class Make>
-[[gnu::always_inline]] constexpr void record(Trace&& trace, Make&& make) {
+[[gnu::always_inline]] constexpr void record_step(Trace&& trace, Make&& make) {
   if constexpr (traces<Trace>) trace.add(std::forward<Make>(make)());
 }
 
