@@ -1,6 +1,6 @@
 #include "explain_input.hpp"
 
-#include "read_input.hpp"
+#include <numaplace/formats/read_input.hpp>
 
 #include <fmt/format.h>
 
@@ -357,7 +357,7 @@ explain_input parse_explain_input(std::string_view text, const std::string& sour
 }
 
 explain_input read_explain_input(const std::string& path) {
-  const std::string text = read_input(path, "explain's JSON input (distances and task_faults)");
+  const std::string text = numaplace::formats::read_input(path, "explain's JSON input (distances and task_faults)");
   return parse_explain_input(text, path == "-" ? "stdin" : path);
 }
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "exit_codes.hpp"
-#include "read_input.hpp"
+#include <numaplace/formats/read_input.hpp>
 
 #if NUMAPLACE_CLI_HAVE_HWLOC
 #include <numaplace/topology/load_hwloc.hpp>
@@ -46,9 +46,9 @@ loaded_topology hwloc_this_machine() {
 
 loaded_topology hwloc_xml_file(const std::string& path) {
   numaplace::load::hwloc_details details;
-  // The CLI's reader, so that <(lstopo --of xml) works and a FIFO without a writer does not block.
-  const std::string text = read_input(path, "a hwloc XML file (lstopo FILE.xml)");
-  numaplace::dynamic_topology topology = numaplace::load::hwloc_xml_text(text, input_name(path), &details);
+  // numaplace::formats.s reader, so that <(lstopo --of xml) works and a FIFO without a writer does not block.
+  const std::string text = numaplace::formats::read_input(path, "a hwloc XML file (lstopo FILE.xml)");
+  numaplace::dynamic_topology topology = numaplace::load::hwloc_xml_text(text, numaplace::formats::input_name(path), &details);
   return {std::move(topology), "hwloc XML " + path, notes_of(details), {}};
 }
 

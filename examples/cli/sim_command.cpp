@@ -16,13 +16,13 @@
 #include <numaplace/formats/experiment_json.hpp>
 #include <numaplace/formats/json_stamp.hpp>
 #include <numaplace/formats/machine_costs_json.hpp>
+#include <numaplace/formats/read_input.hpp>
 #include <numaplace/formats/sim_report_json.hpp>
 #include <numaplace/formats/topology_json.hpp>
 #include <numaplace/sim/hardware_presets.hpp>
 
 #include "command.hpp"
 #include "exit_codes.hpp"
-#include "read_input.hpp"
 #include "sim_report_csv.hpp"
 #include "sim_report_plot.hpp"
 #include "sim_report_text.hpp"
@@ -37,6 +37,8 @@ namespace {
 using numaplace::formats::experiment_config;
 using numaplace::formats::experiment_config_json;
 using numaplace::formats::is_stamp_key;
+using numaplace::formats::max_report_bytes;
+using numaplace::formats::read_input;
 
 // The experiment file at `path` ("-": standard input); its relative paths start at its folder.
 experiment_config read_experiment_config(const std::string& path, const std::vector<std::string>& stack_names) {

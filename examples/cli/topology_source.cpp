@@ -4,94 +4,25 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cctype>
-#include <filesystem>
-#include <string_view>
-#include <system_error>
+#include <optional>
 #include <utility>
 
-#include <numaplace/formats/topology_json.hpp>
-#include <numaplace/topology/generator_spec.hpp>
-#include <numaplace/topology/load_file.hpp>
-#include <numaplace/topology/load_sysfs.hpp>
 #include <numaplace/topology/presets.hpp>
 
 #include "command.hpp"
 #include "exit_codes.hpp"
 #include "hwloc_source.hpp"
-#include "read_input.hpp"
 
 namespace numaplace_cli {
 
 namespace {
 
-// A kernel node folder is "node" followed by its id; other entries (online, possible, ...) are not.
-bool is_node_folder(const std::filesystem::directory_entry& entry) {
-  const std::string name = entry.path().filename().string();
-  const std::string_view digits = std::string_view(name).substr(std::min<std::size_t>(name.size(), 4));
-  return name.starts_with("node") && !digits.empty() &&
-         std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c) != 0; }) &&
-         entry.is_directory();
-}
-
-// Machines without NUMA support in the kernel (or containers hiding it) have no node folders.
-bool sysfs_lists_nodes(const std::filesystem::path& root) {
-  std::error_code ec;
-  for (std::filesystem::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
-    if (is_node_folder(*it)) return true;
-  }
-  return false;
-}
-
-std::string preset_names() {
-  std::string names;
-  for (const numaplace::presets::preset& p : numaplace::presets::all()) {
-    names += names.empty() ? "" : ", ";
-    names += p.name;
-  }
-  return names;
-}
-
-loaded_topology from_preset(const std::string& name) {
-  const numaplace::presets::preset* p = numaplace::presets::find(name);
-  if (p == nullptr) throw usage_error(fmt::format("unknown machine '{}'; valid machines: {}", name, preset_names()));
-  return {p->build(), fmt::format("preset {}", p->name), {}, {}};
-}
-
-// A topology file of any format, "-" being standard input: a topology document (`topo --json`
-// output) when it starts with '{', else whatever numaplace::load::text recognises.
-loaded_topology from_file(const std::string& path) {
-  const bool standard_input = path == "-";
-  const std::string source = standard_input ? "standard input" : path;
-  const std::string text = read_input(path, "a topology file (topo --json output, a distance matrix or numactl --hardware output)");
-  if (numaplace::formats::looks_like_json(text)) {
-    numaplace::formats::topology_document doc = numaplace::formats::parse_topology_json(text, source);
-    return {std::move(doc.topology), standard_input ? "standard input" : fmt::format("file {}", path), std::move(doc.notes), {}};
-  }
-  numaplace::load::numactl_details details;
-  loaded_topology loaded{numaplace::load::text(text, source, &details), "", {}, {}};
-  loaded.source = standard_input ? "standard input" : fmt::format("file {}", path);
-  // A numactl dump's free memory, when it gives it for every node that has memory.
-  const numaplace::dynamic_topology& t = loaded.topology;
-  std::vector<std::uint64_t> free(t.node_count(), 0);
-  bool every = !details.free_bytes.empty();
-  for (numaplace::node_index i = 0; i < t.node_count() && every; ++i) {
-    const auto it = details.free_bytes.find(t.id_of(i));
-    if (it != details.free_bytes.end()) free[i] = it->second;
-    else every = !t.has_memory(i);
-  }
-  if (every) loaded.free_bytes = std::move(free);
-  return loaded;
-}
-
-loaded_topology from_sysfs(const std::string& root, const std::string& label) {
-  return {numaplace::load::sysfs(root), fmt::format("{} (sysfs {})", label, root), {}, {}};
-}
-
 // This machine: sysfs when the kernel lists nodes there, else hwloc (which also knows
 // machines without NUMA support as one node).
 loaded_topology from_this_machine() {
-  if (sysfs_lists_nodes(default_sysfs_root)) return from_sysfs(default_sysfs_root, "this machine");
+  if (numaplace::formats::sysfs_lists_nodes(default_sysfs_root)) {
+    return numaplace::formats::load_sysfs_source(default_sysfs_root, "this machine");
+  }
   if (hwloc_available()) return hwloc_this_machine();
   throw usage_error(
       fmt::format("{} lists no NUMA node and numaplace was built without hwloc; "
@@ -177,17 +108,9 @@ machine_request topology_source::request() const {
 }
 
 loaded_topology load_machine(const machine_request& request) {
-  if (request.file) return from_file(*request.file);
-  if (request.topology_json) {
-    numaplace::formats::topology_document doc =
-        numaplace::formats::parse_topology_json(*request.topology_json, request.topology_json_source);
-    return {std::move(doc.topology), fmt::format("file {}", request.topology_json_source), std::move(doc.notes), {}};
-  }
-  if (request.name) return from_preset(*request.name);
-  if (request.sysfs) return from_sysfs(*request.sysfs, "sysfs");
-  if (request.generate) {
-    return {numaplace::generate::from_spec(*request.generate), fmt::format("generated {}", *request.generate), {}, {}};
-  }
+  // Everything but hwloc and this machine is the library's; the order of the two halves is
+  // the order machine_request's members are tried in.
+  if (std::optional<loaded_topology> loaded = numaplace::formats::load_topology_source(request)) return std::move(*loaded);
   if (request.hwloc_xml) return hwloc_xml_file(*request.hwloc_xml);
   if (request.hwloc_synthetic) return hwloc_synthetic_description(*request.hwloc_synthetic);
   if (request.hwloc) {

@@ -3,13 +3,11 @@
 // --hwloc-xml, --hwloc-synthetic, or this machine.
 // Shared by every subcommand that needs a machine, so they all accept the same options.
 
-#include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include <numaplace/formats/machine_request.hpp>
-#include <numaplace/topology/dynamic_topology.hpp>
+#include <numaplace/formats/topology_source.hpp>
 
 namespace CLI {
 class App;
@@ -18,27 +16,22 @@ class Option;
 
 namespace numaplace_cli {
 
-/// A topology and what to tell the user about where it came from.
-struct loaded_topology {
-  numaplace::dynamic_topology topology;
-  std::string source;              ///< e.g. "preset seed000-8node", "file m.txt", "sysfs /sys/..."
-  std::vector<std::string> notes;  ///< caveats, e.g. distances hwloc did not report
-  /// Free memory by node index, where the source says it for every node with memory (a
-  /// numactl dump's "free:" lines); empty otherwise.
-  std::vector<std::uint64_t> free_bytes;
-};
+/// A topology and what to tell the user about where it came from (numaplace::formats').
+using numaplace::formats::loaded_topology;
 
 /// One way to name a machine (numaplace::formats', as experiment files name one). The one home
 /// for machine sources: the command-line options (topology_source) and experiment files
 /// (sim --config) both load through load_machine.
 using numaplace::formats::machine_request;
 
-/// Loads the machine `request` names. Throws numaplace::topology_error for bad input and
-/// usage_error for a request that cannot be served (unknown name, no hwloc).
+/// Loads the machine `request` names: numaplace::formats::load_topology_source, or hwloc, or
+/// this machine. Throws numaplace::topology_error or numaplace::formats::format_error for bad
+/// input (unknown_machine for an unknown name) and usage_error for a request that cannot be
+/// served (no hwloc).
 loaded_topology load_machine(const machine_request& request);
 
 /// The sysfs folder the kernel lists NUMA nodes in.
-inline constexpr const char* default_sysfs_root = "/sys/devices/system/node";
+using numaplace::formats::default_sysfs_root;
 
 class topology_source {
  public:
