@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <string>
 
+#include <numaplace/topology/cpulist.hpp>
 #include <numaplace/topology/neighbour_circles.hpp>
 
-#include "cpu_ranges.hpp"
 #include "memory_text.hpp"
 
 namespace numaplace_cli {
@@ -19,6 +19,7 @@ namespace numaplace_cli {
 namespace {
 
 using numaplace::dynamic_topology;
+using numaplace::format_cpulist;
 using numaplace::node_index;
 using numaplace::neighbour_circles;
 using circle = numaplace::neighbour_circle;
@@ -36,10 +37,10 @@ void print_summary(const loaded_topology& loaded) {
 
 void print_nodes(const dynamic_topology& t) {
   std::size_t cpu_width = 4;
-  for (node_index i = 0; i < t.node_count(); ++i) cpu_width = std::max(cpu_width, cpu_ranges(t.cpus(i)).size());
+  for (node_index i = 0; i < t.node_count(); ++i) cpu_width = std::max(cpu_width, format_cpulist({t.cpus(i).begin(), t.cpus(i).end()}).size());
   fmt::print("\n{:>5}  {:<{}}  {}\n", "node", "cpus", cpu_width, "memory");
   for (node_index i = 0; i < t.node_count(); ++i) {
-    const std::string cpus = t.has_cpu(i) ? cpu_ranges(t.cpus(i)) : "none";
+    const std::string cpus = t.has_cpu(i) ? format_cpulist({t.cpus(i).begin(), t.cpus(i).end()}) : "none";
     fmt::print("{:>5}  {:<{}}  {}\n", t.id_of(i), cpus.empty() ? "unknown" : cpus, cpu_width, memory_text(t.node(i)));
   }
 }
