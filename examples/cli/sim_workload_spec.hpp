@@ -1,27 +1,31 @@
 #pragma once
-// `numaplace sim --workload SPEC`: workload spec strings, validated. (The bindings a custom
-// workload gets for the binding baselines are the library's: sim/binding.hpp.)
+// `numaplace sim --workload SPEC`: the library's workload spec parser
+// (numaplace/formats/workload_spec.hpp), its errors said as the CLI's usage errors naming the
+// option. (The bindings a custom workload gets for the binding baselines are the library's:
+// sim/binding.hpp.)
 
-#include <cstddef>
+#include <fmt/format.h>
+
 #include <string>
 
-#include <numaplace/formats/workload_bounds.hpp>
+#include <numaplace/formats/workload_spec.hpp>
 #include <numaplace/sim/workload.hpp>
+
+#include "exit_codes.hpp"
 
 namespace numaplace_cli {
 
-/// The most tasks a custom workload may have: an experiment file's bound.
+using numaplace::formats::describe_workload;
 using numaplace::formats::max_sim_tasks;
+using numaplace::formats::workload_spec_forms;
 
-/// The accepted forms, for messages and --help.
-inline constexpr const char* workload_spec_forms =
-    "specjbb:JVMS:WAREHOUSES[:SECONDS], numa01:THREADS, numa01_thread_alloc:THREADS, numa02:THREADS, make:J[:JOBS], "
-    "stream:THREADS[:ARRAY_SIZE[:NTIMES]], mpi:RANKS[:MIB_PER_RANK[:SWEEPS]]";
-
-/// Builds the workload `spec` names. Throws usage_error, naming the spec and the bad field.
-numaplace::sim::workload parse_workload_spec(const std::string& spec);
-
-/// "specjbb: 2 processes, 160 tasks, 60 s" and the like.
-std::string describe_workload(const numaplace::sim::workload& w);
+/// Builds the workload `spec` names. Throws usage_error, naming --workload, the spec and the bad field.
+inline numaplace::sim::workload parse_workload_spec(const std::string& spec) {
+  try {
+    return numaplace::formats::parse_workload_spec(spec);
+  } catch (const numaplace::formats::workload_spec_error& e) {
+    throw usage_error(fmt::format("--workload '{}': {}; forms: {}", e.spec(), e.reason(), workload_spec_forms));
+  }
+}
 
 }  // namespace numaplace_cli

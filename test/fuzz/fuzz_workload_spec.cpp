@@ -1,20 +1,20 @@
-// `numaplace sim --workload`'s spec parser on any bytes: parse_workload_spec either returns a
-// workload within the CLI's task limit whose threads access only regions they have, or throws
-// usage_error naming the spec.
+// `numaplace sim --workload`'s spec parser (numaplace/formats/workload_spec.hpp) on any bytes:
+// parse_workload_spec either returns a workload within the task limit whose threads access
+// only regions they have, or throws workload_spec_error naming the spec.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include <numaplace/formats/workload_spec.hpp>
+
 #include "check.hpp"
-#include "exit_codes.hpp"
-#include "sim_workload_spec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace numaplace_fuzz;
   if (size > 128) return 0;  // a spec is one short word
   const std::string spec(as_text(data, size));
   try {
-    const numaplace::sim::workload w = numaplace_cli::parse_workload_spec(spec);
+    const numaplace::sim::workload w = numaplace::formats::parse_workload_spec(spec);
     std::size_t tasks = 0;
     for (const auto& p : w.processes) {
       tasks += p.threads.size();
@@ -23,10 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       for (const auto& r : p.regions) NUMAPLACE_FUZZ_CHECK(r.chunks >= 1);
     }
-    NUMAPLACE_FUZZ_CHECK(tasks >= 1 && tasks <= numaplace_cli::max_sim_tasks);
-  } catch (const numaplace_cli::usage_error& e) {
-    const std::string what = e.what();
-    NUMAPLACE_FUZZ_CHECK(what.find("--workload") != std::string::npos || what.find(spec) != std::string::npos);
+    NUMAPLACE_FUZZ_CHECK(tasks >= 1 && tasks <= numaplace::formats::max_sim_tasks);
+    NUMAPLACE_FUZZ_CHECK(!numaplace::formats::describe_workload(w).empty());
+  } catch (const numaplace::formats::workload_spec_error& e) {
+    NUMAPLACE_FUZZ_CHECK(e.spec() == spec && !e.reason().empty());
+    NUMAPLACE_FUZZ_CHECK(std::string(e.what()).find(e.reason()) != std::string::npos);
   }
   return 0;
 }

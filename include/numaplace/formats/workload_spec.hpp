@@ -1,23 +1,53 @@
-#include "sim_workload_spec.hpp"
+#pragma once
+// Workload spec strings, as `numaplace sim --workload SPEC` takes them ("specjbb:2:80",
+// "stream:16"): parsed into one of numaplace::sim::workloads, each field checked against the
+// bounds an experiment file has (workload_bounds.hpp). Part of numaplace::formats
+// (format_error.hpp).
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
-#include <string_view>
+#include <string>
+#include <system_error>
+#include <utility>
 #include <vector>
 
-#include "exit_codes.hpp"
+#include <numaplace/sim/workload.hpp>
 
-namespace numaplace_cli {
+#include "format_error.hpp"
+#include "workload_bounds.hpp"
 
-namespace {
+namespace numaplace::formats {
 
-namespace sim = numaplace::sim;
+/// The accepted forms, for messages and help texts.
+inline constexpr const char* workload_spec_forms =
+    "specjbb:JVMS:WAREHOUSES[:SECONDS], numa01:THREADS, numa01_thread_alloc:THREADS, numa02:THREADS, make:J[:JOBS], "
+    "stream:THREADS[:ARRAY_SIZE[:NTIMES]], mpi:RANKS[:MIB_PER_RANK[:SWEEPS]]";
 
-std::vector<std::string> split(const std::string& s, char sep) {
+/// A spec that names no workload, or a field out of bounds. what() is "workload 'SPEC': REASON;
+/// forms: ..."; spec() and reason() let a program say it in its own words (the CLI names its
+/// --workload option).
+class workload_spec_error : public format_error {
+ public:
+  workload_spec_error(std::string spec, std::string reason)
+      : format_error(fmt::format("workload '{}': {}; forms: {}", spec, reason, workload_spec_forms)),
+        spec_(std::move(spec)),
+        reason_(std::move(reason)) {}
+  const std::string& spec() const noexcept { return spec_; }
+  /// What is wrong, naming the field: "THREADS must be a positive integer, not 'x'".
+  const std::string& reason() const noexcept { return reason_; }
+
+ private:
+  std::string spec_;
+  std::string reason_;
+};
+
+namespace workload_spec_detail {
+
+inline std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> parts;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= s.size(); ++i) {
@@ -29,12 +59,13 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return parts;
 }
 
-[[noreturn]] void reject(const std::string& spec, const std::string& why) {
-  throw usage_error(fmt::format("--workload '{}': {}; forms: {}", spec, why, workload_spec_forms));
+[[noreturn]] inline void reject(const std::string& spec, std::string why) {
+  throw workload_spec_error(spec, std::move(why));
 }
 
 // A positive integer no larger than `most`.
-std::size_t positive(const std::string& spec, const std::string& field, const std::string& text, std::size_t most) {
+inline std::size_t positive(const std::string& spec, const std::string& field, const std::string& text,
+                            std::size_t most) {
   std::uint64_t v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec == std::errc::invalid_argument || end != text.data() + text.size()) {
@@ -47,7 +78,7 @@ std::size_t positive(const std::string& spec, const std::string& field, const st
   return static_cast<std::size_t>(v);
 }
 
-double positive_seconds(const std::string& spec, const std::string& text) {
+inline double positive_seconds(const std::string& spec, const std::string& text) {
   double v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(v)) {
@@ -58,12 +89,12 @@ double positive_seconds(const std::string& spec, const std::string& text) {
   return v;
 }
 
-void check_tasks(const std::string& spec, std::size_t tasks) {
+inline void check_tasks(const std::string& spec, std::size_t tasks) {
   if (tasks > max_sim_tasks) reject(spec, fmt::format("{} tasks; at most {}", tasks, max_sim_tasks));
 }
 
-void check_fields(const std::string& spec, const std::vector<std::string>& parts, std::size_t least,
-                  std::size_t most) {
+inline void check_fields(const std::string& spec, const std::vector<std::string>& parts, std::size_t least,
+                         std::size_t most) {
   if (parts.size() < least + 1 || parts.size() > most + 1) {
     reject(spec, fmt::format("{} takes {} field{}", parts[0],
                              least == most ? std::to_string(least) : fmt::format("{} to {}", least, most),
@@ -71,9 +102,13 @@ void check_fields(const std::string& spec, const std::vector<std::string>& parts
   }
 }
 
-}  // namespace
+}  // namespace workload_spec_detail
 
-sim::workload parse_workload_spec(const std::string& spec) {
+/// The workload `spec` names, within max_sim_tasks tasks. Throws workload_spec_error naming
+/// the spec and the bad field.
+inline numaplace::sim::workload parse_workload_spec(const std::string& spec) {
+  namespace sim = numaplace::sim;
+  using namespace workload_spec_detail;
   const auto parts = split(spec, ':');
   const std::string& kind = parts[0];
   if (kind == "specjbb") {
@@ -104,22 +139,24 @@ sim::workload parse_workload_spec(const std::string& spec) {
   if (kind == "stream") {
     check_fields(spec, parts, 1, 3);
     const auto threads = positive(spec, "THREADS", parts[1], max_sim_tasks);
-    const auto elements =
-        parts.size() > 2 ? positive(spec, "ARRAY_SIZE", parts[2], std::size_t{100'000'000'000}) : std::size_t{10'000'000};
+    const auto elements = parts.size() > 2 ? positive(spec, "ARRAY_SIZE", parts[2], std::size_t{100'000'000'000})
+                                           : std::size_t{10'000'000};
     const auto ntimes = parts.size() > 3 ? positive(spec, "NTIMES", parts[3], 1'000'000) : std::size_t{10};
     return sim::workloads::stream(threads, elements, static_cast<unsigned>(ntimes));
   }
   if (kind == "mpi") {
     check_fields(spec, parts, 1, 3);
     const auto ranks = positive(spec, "RANKS", parts[1], max_sim_tasks);
-    const auto mib = parts.size() > 2 ? positive(spec, "MIB_PER_RANK", parts[2], std::size_t{1} << 24) : std::size_t{1024};
+    const auto mib =
+        parts.size() > 2 ? positive(spec, "MIB_PER_RANK", parts[2], std::size_t{1} << 24) : std::size_t{1024};
     const auto sweeps = parts.size() > 3 ? positive(spec, "SWEEPS", parts[3], 1'000'000) : std::size_t{100};
     return sim::workloads::mpi(ranks, static_cast<std::uint32_t>(mib), static_cast<std::uint32_t>(sweeps));
   }
   reject(spec, fmt::format("unknown workload '{}'", kind));
 }
 
-std::string describe_workload(const sim::workload& w) {
+/// "specjbb: 2 processes, 160 tasks, 60 s" and the like.
+inline std::string describe_workload(const numaplace::sim::workload& w) {
   std::size_t tasks = 0;
   std::uint64_t jobs = 0;
   for (const auto& p : w.processes) {
@@ -127,8 +164,8 @@ std::string describe_workload(const sim::workload& w) {
     jobs += p.jobs;
   }
   const std::size_t n = w.processes.size();
-  std::string out = fmt::format("{}: {} process{}, {} task{}", w.name, n, n == 1 ? "" : "es", tasks,
-                                tasks == 1 ? "" : "s");
+  std::string out =
+      fmt::format("{}: {} process{}, {} task{}", w.name, n, n == 1 ? "" : "es", tasks, tasks == 1 ? "" : "s");
   if (jobs > 0) out += fmt::format(" at a time, {} jobs", jobs);
   if (w.report_elapsed) {
     out += fmt::format(", elapsed time (at most {:g} s)", w.seconds);
@@ -138,4 +175,4 @@ std::string describe_workload(const sim::workload& w) {
   return out;
 }
 
-}  // namespace numaplace_cli
+}  // namespace numaplace::formats
