@@ -111,14 +111,6 @@ class checker {
   mutable std::optional<json_positions> positions_;
 };
 
-// A value as a message shows it: short values as they are, containers by their type.
-inline std::string shown(const json& v) {
-  if (v.is_object()) return "an object";
-  if (v.is_array()) return fmt::format("an array of {}", v.size());
-  std::string text = v.dump();
-  return text.size() <= 40 ? text : text.substr(0, 37) + "...";
-}
-
 inline std::string child(const std::string& pointer, std::string_view key) { return fmt::format("{}/{}", pointer, key); }
 inline std::string child(const std::string& pointer, std::size_t i) { return fmt::format("{}/{}", pointer, i); }
 

@@ -54,14 +54,35 @@ class json_checker {
   std::string source_;
 };
 
-/// A value as a message shows it: its JSON type, or the value itself when short. Never dumps a
-/// deep value (dump() recurses per level).
+/// Whether `v` holds at most `budget` values (itself included). Every value takes at least one
+/// character of dump(), so a value with more cannot dump to 40 characters. Counting stops at the
+/// budget: a value nested a million deep is never walked, nor dumped (dump() recurses per level).
+template <class Json>
+bool few_values(const Json& v, std::size_t& budget) {
+  if (budget == 0) return false;
+  --budget;
+  if (v.is_structured()) {
+    for (const Json& element : v) {
+      if (!few_values(element, budget)) return false;
+    }
+  }
+  return true;
+}
+
+/// A value as every reader's message shows it: as written when that takes at most 40
+/// characters (`[3]`, `20.5`, `"x"`), else its JSON type (`an object`, `an array of 12`), or
+/// the first 37 characters of a long string or number and "...". Never dumps a large value.
 template <class Json>
 std::string shown(const Json& v) {
+  std::size_t budget = 40;
+  if (v.is_structured() && !few_values(v, budget)) {
+    return v.is_object() ? "an object" : fmt::format("an array of {}", v.size());
+  }
+  std::string text = v.dump();
+  if (text.size() <= 40) return text;
   if (v.is_object()) return "an object";
   if (v.is_array()) return fmt::format("an array of {}", v.size());
-  std::string text = v.dump();
-  return text.size() <= 40 ? text : text.substr(0, 37) + "...";
+  return text.substr(0, 37) + "...";
 }
 
 /// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1,
