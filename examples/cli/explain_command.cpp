@@ -8,7 +8,6 @@
 #include <string>
 
 #include "exit_codes.hpp"
-#include "explain_input.hpp"
 #include "explain_report.hpp"
 
 namespace numaplace_cli {
@@ -48,7 +47,7 @@ class explain_command final : public command {
     if (!numaplace::with_stack(stack_, [](auto) {})) {
       throw usage_error(fmt::format("unknown stack '{}'; valid stacks: {}", stack_, fmt::join(stack_names(), ", ")));
     }
-    const explain_input in = read_explain_input(input_);
+    const explain_input in = numaplace::formats::read_explain_input(input_);
     const explain_report report = make_explain_report(in, stack_);
     if (json_) {
       fmt::print("{}\n", explain_json(report).dump(2));

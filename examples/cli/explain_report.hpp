@@ -12,9 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "explain_input.hpp"
+#include <numaplace/formats/explain_input_json.hpp>
 
 namespace numaplace_cli {
+
+// explain's input, read and checked by the library (numaplace/formats/explain_input_json.hpp).
+using numaplace::formats::explain_input;
+using numaplace::formats::fault_pair;
+using numaplace::formats::imbalance_question;
 
 /// A task's or a group's faults and what the stack derives from them at each level.
 struct fault_report {

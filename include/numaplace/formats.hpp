@@ -4,12 +4,16 @@
 // these.
 
 #include "formats/experiment_json.hpp"
+#include "formats/explain_input_json.hpp"
 #include "formats/format_error.hpp"
 #include "formats/json_checker.hpp"
 #include "formats/json_positions.hpp"
 #include "formats/json_stamp.hpp"
 #include "formats/machine_costs_json.hpp"
 #include "formats/machine_request.hpp"
+#include "formats/read_input.hpp"
 #include "formats/sim_report_json.hpp"
 #include "formats/topology_json.hpp"
+#include "formats/topology_source.hpp"
 #include "formats/workload_bounds.hpp"
+#include "formats/workload_spec.hpp"

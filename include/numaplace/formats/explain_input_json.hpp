@@ -1,32 +1,65 @@
-#include "explain_input.hpp"
-
-#include <numaplace/formats/read_input.hpp>
+#pragma once
+// `numaplace explain`'s input: a JSON object with a distance matrix, per-node fault counts and,
+// optionally, a group's faults and adjust_numa_imbalance() questions. Read and checked here, so
+// that every problem is reported with the JSON path it was found at (`task_faults[3][1]`).
+// Part of numaplace::formats (format_error.hpp).
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
-#include <cerrno>
-#include <climits>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
-#include <nlohmann/json.hpp>
-#include <numaplace/formats/json_checker.hpp>
-#include <numaplace/topology/error.hpp>
-#include <sstream>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
-namespace numaplace_cli {
+#include <numaplace/policy/imbalance_adjustment.hpp>
+#include <numaplace/policy/inputs.hpp>
+#include <numaplace/topology/dynamic_topology.hpp>
+#include <numaplace/topology/error.hpp>
 
-namespace {
+#include "format_error.hpp"
+#include "json_checker.hpp"
+#include "read_input.hpp"
+
+namespace numaplace::formats {
+
+/// Input that cannot be explained; the message names the source and the JSON path.
+class explain_input_error : public format_error {
+ public:
+  using format_error::format_error;
+};
+
+/// One node's decayed faults, as the kernel's NUMA_MEM region holds them.
+struct fault_pair {
+  std::uint64_t shared = 0;
+  std::uint64_t private_faults = 0;
+};
+
+/// One adjust_numa_imbalance() question: which kernel's rule, with which arguments.
+struct imbalance_question {
+  std::string variant;  ///< as written: "v5.5", "v5.9", "v5.10", "v5.11", "v5.18" or "v5.19"
+  numaplace::imbalance_rule rule = numaplace::imbalance_rule::v5_19;
+  numaplace::imbalance_args args;
+};
+
+struct explain_input {
+  std::string source;  ///< the file name, or "stdin"
+  numaplace::dynamic_topology topology;
+  std::vector<fault_pair> task_faults;                  ///< one per node
+  std::optional<std::vector<fault_pair>> group_faults;  ///< one per node when given
+  std::vector<imbalance_question> imbalance;
+};
+
+namespace explain_input_detail {
 
 using json = nlohmann::json;
 using numaplace::imbalance_rule;
-using numaplace::formats::json_checker;
-using numaplace::formats::too_deep_at;
-using numaplace::formats::too_deep_message;
 
 struct variant_name {
   std::string_view name;
@@ -34,7 +67,7 @@ struct variant_name {
 };
 
 // "v5.5" has no allowance; "v5.9" stands for the source-based rule of v5.6..v5.9.
-constexpr std::array<variant_name, 6> variants{{{"v5.5", imbalance_rule::v5_5},
+inline constexpr std::array<variant_name, 6> variants{{{"v5.5", imbalance_rule::v5_5},
                                                 {"v5.9", imbalance_rule::v5_7},
                                                 {"v5.10", imbalance_rule::v5_10},
                                                 {"v5.11", imbalance_rule::v5_11},
@@ -42,7 +75,7 @@ constexpr std::array<variant_name, 6> variants{{{"v5.5", imbalance_rule::v5_5},
                                                 {"v5.19", imbalance_rule::v5_19}}};
 
 // "one of v5.5, v5.9, ...": the variants above, for error messages.
-std::string expected_variants() {
+inline std::string expected_variants() {
   std::string out = "expected one of ";
   for (const variant_name& v : variants) {
     if (&v != &variants.front()) out += ", ";
@@ -51,40 +84,13 @@ std::string expected_variants() {
   return out;
 }
 
-constexpr std::string_view top_level_keys = "distances, task_faults, group_faults, imbalance, comment";
-constexpr std::string_view imbalance_keys = "variant, imbalance, src_running, dst_running, dst_weight, imb_numa_nr";
+inline constexpr std::string_view top_level_keys = "distances, task_faults, group_faults, imbalance, comment";
+inline constexpr std::string_view imbalance_keys = "variant, imbalance, src_running, dst_running, dst_weight, imb_numa_nr";
 
 using checker = json_checker<explain_input_error>;
 
-// Whether `v` holds at most `budget` values (itself included). Every value takes at least one
-// character of dump(), so a value with more cannot dump to 40 characters. Counting stops at the
-// budget: a value nested a million deep is never walked, nor dumped (dump() recurses per level).
-bool few_values(const json& v, std::size_t& budget) {
-  if (budget == 0) return false;
-  --budget;
-  if (v.is_structured()) {
-    for (const json& element : v) {
-      if (!few_values(element, budget)) return false;
-    }
-  }
-  return true;
-}
-
-// A value as a message shows it: short, and with its JSON type when that is the point.
-std::string shown(const json& v) {
-  std::size_t budget = 40;
-  if (v.is_structured() && !few_values(v, budget)) {
-    return v.is_object() ? "an object" : fmt::format("an array of {}", v.size());
-  }
-  std::string text = v.dump();
-  if (text.size() <= 40) return text;
-  if (v.is_object()) return "an object";
-  if (v.is_array()) return fmt::format("an array of {}", v.size());
-  return text.substr(0, 37) + "...";
-}
-
 // Whether `key` is one of the comma-separated names in `list`.
-bool listed(std::string_view list, std::string_view key) {
+inline bool listed(std::string_view list, std::string_view key) {
   while (!list.empty()) {
     const std::size_t comma = list.find(',');
     std::string_view name = list.substr(0, comma);
@@ -96,7 +102,7 @@ bool listed(std::string_view list, std::string_view key) {
   return false;
 }
 
-std::string index_path(std::string_view base, std::size_t i) { return fmt::format("{}[{}]", base, i); }
+inline std::string index_path(std::string_view base, std::size_t i) { return fmt::format("{}[{}]", base, i); }
 
 // A JSON number that is a whole number, as a long long if it fits; describes what is wrong
 // otherwise. Floats are refused even when whole (3.0): counts and distances are integers.
@@ -104,7 +110,7 @@ std::string index_path(std::string_view base, std::size_t i) { return fmt::forma
 // count or distance never is; said as such rather than as out of range.
 enum class integer_problem { none, not_a_number, not_whole, written_as_decimal, too_large, too_small };
 
-integer_problem as_integer(const json& v, long long& out) {
+inline integer_problem as_integer(const json& v, long long& out) {
   if (v.is_number_unsigned()) {
     const auto u = v.get<std::uint64_t>();
     if (u > static_cast<std::uint64_t>(std::numeric_limits<long long>::max())) return integer_problem::too_large;
@@ -126,7 +132,7 @@ integer_problem as_integer(const json& v, long long& out) {
   return integer_problem::not_a_number;
 }
 
-numaplace::dynamic_topology read_distances(const checker& c, const json& doc) {
+inline numaplace::dynamic_topology read_distances(const checker& c, const json& doc) {
   const auto it = doc.find("distances");
   if (it == doc.end()) c.fail("distances", "missing; expected the node distance matrix, e.g. [[10, 20], [20, 10]]");
   const json& d = *it;
@@ -172,7 +178,7 @@ numaplace::dynamic_topology read_distances(const checker& c, const json& doc) {
   }
 }
 
-std::uint64_t read_count(const checker& c, const json& v, const std::string& path) {
+inline std::uint64_t read_count(const checker& c, const json& v, const std::string& path) {
   if (v.is_number_unsigned()) return v.get<std::uint64_t>();
   long long value = 0;
   switch (as_integer(v, value)) {
@@ -196,7 +202,7 @@ std::uint64_t read_count(const checker& c, const json& v, const std::string& pat
   c.fail(path, fmt::format("expected a non-negative integer fault count, got {}", shown(v)));
 }
 
-std::vector<fault_pair> read_faults(const checker& c, const json& v, std::string_view key, std::size_t nodes) {
+inline std::vector<fault_pair> read_faults(const checker& c, const json& v, std::string_view key, std::size_t nodes) {
   const std::string base(key);
   if (!v.is_array()) {
     c.fail(base, fmt::format("expected an array of [shared, private] pairs, one per node, got {}", shown(v)));
@@ -245,7 +251,7 @@ Int read_int(const checker& c, const json& v, const std::string& path) {
   c.fail(path, fmt::format("{} does not fit the kernel's {}", shown(v), sizeof(Int) == sizeof(int) ? "int" : "long"));
 }
 
-imbalance_question read_question(const checker& c, const json& q, const std::string& path) {
+inline imbalance_question read_question(const checker& c, const json& q, const std::string& path) {
   if (!q.is_object()) {
     c.fail(path, fmt::format("expected an object such as {{\"variant\": \"v5.19\", \"imbalance\": 2, "
                              "\"dst_running\": 3, \"imb_numa_nr\": 4}}, got {}",
@@ -286,15 +292,18 @@ imbalance_question read_question(const checker& c, const json& q, const std::str
   return out;
 }
 
-}  // namespace
+}  // namespace explain_input_detail
 
-std::vector<std::string_view> imbalance_variant_names() {
+/// The variant names `imbalance[].variant` accepts, in kernel order.
+inline std::vector<std::string_view> imbalance_variant_names() {
   std::vector<std::string_view> names;
-  for (const variant_name& v : variants) names.push_back(v.name);
+  for (const explain_input_detail::variant_name& v : explain_input_detail::variants) names.push_back(v.name);
   return names;
 }
 
-explain_input parse_explain_input(std::string_view text, const std::string& source) {
+/// Parses and checks `text`; `source` names it in messages. Throws explain_input_error.
+inline explain_input parse_explain_input(std::string_view text, const std::string& source) {
+  using namespace explain_input_detail;
   const checker c(source);
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     c.fail("", "the input is empty; expected a JSON object with \"distances\" and \"task_faults\"");
@@ -312,11 +321,7 @@ explain_input parse_explain_input(std::string_view text, const std::string& sour
     c.fail("", fmt::format("not valid JSON (byte {}): {}", e.byte, what));
   } catch (const json::out_of_range& e) {
     // A number beyond double (1e400) is not a parse_error to nlohmann::json but out_of_range.406.
-    std::string what = e.what();
-    if (const auto tag_end = what.find("] "); what.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos) {
-      what.erase(0, tag_end + 2);
-    }
-    c.fail("", fmt::format("not valid JSON: {}", what));
+    c.fail("", fmt::format("not valid JSON: {}", reason(e)));
   }
   if (!doc.is_object()) {
     c.fail("", fmt::format("expected a JSON object with \"distances\" and \"task_faults\", got {}", shown(doc)));
@@ -356,9 +361,11 @@ explain_input parse_explain_input(std::string_view text, const std::string& sour
   return {source, std::move(topology), std::move(task_faults), std::move(group_faults), std::move(questions)};
 }
 
-explain_input read_explain_input(const std::string& path) {
-  const std::string text = numaplace::formats::read_input(path, "explain's JSON input (distances and task_faults)");
+/// Reads `path` ("-" for standard input, named "stdin") with read_input() and parses it.
+/// Throws unreadable_input or explain_input_error.
+inline explain_input read_explain_input(const std::string& path) {
+  const std::string text = read_input(path, "explain's JSON input (distances and task_faults)");
   return parse_explain_input(text, path == "-" ? "stdin" : path);
 }
 
-}  // namespace numaplace_cli
+}  // namespace numaplace::formats
