@@ -1,4 +1,4 @@
-// Inputs an attacker or a careless user gives every reader of the CLI (read_input.hpp and
+// Inputs an attacker or a careless user gives every reader of the CLI (numaplace/formats/read_input.hpp and
 // numaplace/formats/json_checker.hpp are their one home): endless or huge files, a FIFO nobody writes to, a loop
 // of links, NUL bytes, JSON nested far past any format, and --merge parts doctored after a
 // real sweep. Each ends at once with exit 2 and a message naming the input and the place,
