@@ -1,5 +1,6 @@
 #pragma once
-// This machine through hwloc, when the CLI was built with the numaplace::hwloc component.
+// This machine through hwloc, when the CLI was built with the numaplace::hwloc component: the
+// library's loaders (numaplace/formats/hwloc_source.hpp), or the CLI's usage errors without it.
 // Kept apart so that only hwloc_source.cpp sees <hwloc.h>.
 
 #include <string>
