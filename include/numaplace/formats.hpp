@@ -1,7 +1,7 @@
 #pragma once
 // numaplace's own file formats, both ways: the optional numaplace::formats component (link it;
 // it needs nlohmann-json and {fmt}). The core headers, numaplace.hpp among them, never include
-// these.
+// these. formats/hwloc_source.hpp is left out: it needs the numaplace::hwloc component too.
 
 #include "formats/experiment_json.hpp"
 #include "formats/explain_input_json.hpp"
