@@ -68,11 +68,11 @@ struct variant_name {
 
 // "v5.5" has no allowance; "v5.9" stands for the source-based rule of v5.6..v5.9.
 inline constexpr std::array<variant_name, 6> variants{{{"v5.5", imbalance_rule::v5_5},
-                                                {"v5.9", imbalance_rule::v5_7},
-                                                {"v5.10", imbalance_rule::v5_10},
-                                                {"v5.11", imbalance_rule::v5_11},
-                                                {"v5.18", imbalance_rule::v5_18},
-                                                {"v5.19", imbalance_rule::v5_19}}};
+                                                       {"v5.9", imbalance_rule::v5_7},
+                                                       {"v5.10", imbalance_rule::v5_10},
+                                                       {"v5.11", imbalance_rule::v5_11},
+                                                       {"v5.18", imbalance_rule::v5_18},
+                                                       {"v5.19", imbalance_rule::v5_19}}};
 
 // "one of v5.5, v5.9, ...": the variants above, for error messages.
 inline std::string expected_variants() {
@@ -313,7 +313,8 @@ inline explain_input parse_explain_input(std::string_view text, const std::strin
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
-    // "[json.exception.parse_error.101] parse error at line 1, column 5: ..." without the tag.
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: ..." without the tag
+    // (not reason(): explain's messages keep nlohmann's line and column after the byte).
     std::string what = e.what();
     if (const auto tag_end = what.find("] "); what.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos) {
       what.erase(0, tag_end + 2);

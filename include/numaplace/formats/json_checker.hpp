@@ -54,9 +54,11 @@ class json_checker {
   std::string source_;
 };
 
-/// Whether `v` holds at most `budget` values (itself included). Every value takes at least one
-/// character of dump(), so a value with more cannot dump to 40 characters. Counting stops at the
-/// budget: a value nested a million deep is never walked, nor dumped (dump() recurses per level).
+namespace json_checker_detail {
+
+// Whether `v` holds at most `budget` values (itself included). Every value takes at least one
+// character of dump(), so a value with more cannot dump to 40 characters. Counting stops at the
+// budget: a value nested a million deep is never walked, nor dumped (dump() recurses per level).
 template <class Json>
 bool few_values(const Json& v, std::size_t& budget) {
   if (budget == 0) return false;
@@ -69,13 +71,15 @@ bool few_values(const Json& v, std::size_t& budget) {
   return true;
 }
 
+}  // namespace json_checker_detail
+
 /// A value as every reader's message shows it: as written when that takes at most 40
 /// characters (`[3]`, `20.5`, `"x"`), else its JSON type (`an object`, `an array of 12`), or
 /// the first 37 characters of a long string or number and "...". Never dumps a large value.
 template <class Json>
 std::string shown(const Json& v) {
   std::size_t budget = 40;
-  if (v.is_structured() && !few_values(v, budget)) {
+  if (v.is_structured() && !json_checker_detail::few_values(v, budget)) {
     return v.is_object() ? "an object" : fmt::format("an array of {}", v.size());
   }
   std::string text = v.dump();
