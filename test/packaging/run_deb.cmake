@@ -110,7 +110,7 @@ foreach(package IN ITEMS numaplace numaplace-dev)
 endforeach()
 
 # The JSON Schemas the CLI reads, when the source tree has them.
-file(GLOB schemas RELATIVE ${SOURCE_DIR}/examples/cli/schema ${SOURCE_DIR}/examples/cli/schema/*.schema.json)
+file(GLOB schemas RELATIVE ${SOURCE_DIR}/examples/programs/cli/schema ${SOURCE_DIR}/examples/programs/cli/schema/*.schema.json)
 foreach(schema IN LISTS schemas)
   if(NOT EXISTS ${root}/usr/share/numaplace/schema/${schema})
     fail("the schema ${schema} is not in the package (usr/share/numaplace/schema)")

@@ -1,5 +1,5 @@
 #pragma once
-// A running guest as the balancing-loop policies see it, rebuilt from what test/vm/oracle-trace
+// A running guest as the balancing-loop policies see it, rebuilt from what examples/programs/oracle/oracle-trace
 // captured: one task's (and its group's) faults as a probe or a snapshot showed them, and the
 // machine at one task_numa_migrate() call as a numaplace::machine_view, with the kernel's own
 // per-CPU readings (load, runnable, util, capacity, numa_migrate_on, idle_cpu).

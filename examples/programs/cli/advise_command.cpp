@@ -29,7 +29,7 @@
 //  - best centre: the one whose circles meet the demand with the fewest nodes, then the nearest
 //    outermost circle, then the most free memory, then the most CPUs, then the lowest node id.
 //  - no margin is held back: MemFree is already what the kernel would hand out before reclaim.
-// examples/balancer/guest-session asks both in the 8-node guest; there numad's 100 MB margin
+// examples/programs/balancer/guest-session asks both in the 8-node guest; there numad's 100 MB margin
 // per node (most of a 128 MiB node) makes it answer every node where numaplace gives a pair or
 // a quad, and the two agree once a node's free memory covers numad's demand plus margin.
 

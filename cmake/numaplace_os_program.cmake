@@ -1,10 +1,7 @@
-# How programs that talk to the kernel's NUMA interfaces (examples/runtime, examples/balancer)
-# are built: on the Linux layer (numaplace::linux: raw system calls, no libnuma) and, outside
-# sanitizer builds, static, so that the same binary runs in the test/vm guests (which have no
-# C library of their own).
-if(NOT NUMAPLACE_HAVE_LINUX)
-  message(STATUS "numaplace: ${CMAKE_CURRENT_SOURCE_DIR} is off (it needs the numaplace::linux component)")
-endif()
+# How programs that talk to the kernel's NUMA interfaces (examples/runtime,
+# examples/programs/balancer, their tests) are built: on the Linux layer (numaplace::linux: raw
+# system calls, no libnuma) and, outside sanitizer builds, static, so that the same binary runs
+# in the test/vm guests (which have no C library of their own).
 
 # numaplace_os_settings(TARGET): the Linux layer, static outside sanitizer builds.
 function(numaplace_os_settings name)

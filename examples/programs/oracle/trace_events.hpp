@@ -1,6 +1,6 @@
 #pragma once
 // The guest kernel's own record of its NUMA balancing decisions: tracefs's text output (the
-// `trace` file) of the events test/vm/oracle-trace enables, parsed strictly. A line is
+// `trace` file) of the events examples/programs/oracle/oracle-trace enables, parsed strictly. A line is
 //
 //   COMM-PID [CPU] FLAGS SECONDS.MICROS: EVENT: [(SYMBOL+0x0/0xN)] KEY=VALUE ...
 //

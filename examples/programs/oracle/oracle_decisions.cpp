@@ -1,5 +1,5 @@
 // numaplace-oracle-decisions: the guest kernel's decisions, predicted one by one. Reads what
-// test/vm/oracle-trace recorded in a QEMU guest (trace.txt: every sched_setnuma with the
+// examples/programs/oracle/oracle-trace recorded in a QEMU guest (trace.txt: every sched_setnuma with the
 // task's and its group's faults at that moment, every task_numa_find_cpu with the node
 // statistics the kernel computed and every CPU's runqueue, every task_numa_assign, and the
 // sched_move/swap/stick_numa outcomes) plus the workload's snapshots, and asks the library:
