@@ -47,7 +47,7 @@
 #include <map>
 #include <numaplace/placement.hpp>
 #include <numaplace/policy/preferred_settling.hpp>
-#include <numaplace/policy/task_migrate.hpp>
+#include <numaplace/policy/task_migration.hpp>
 #include <numaplace/stack.hpp>
 #include <numaplace/stacks.hpp>
 #include <numaplace/topology/cpulist.hpp>

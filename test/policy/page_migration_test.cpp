@@ -1,7 +1,7 @@
 // should_numa_migrate_memory and its ancestors per kernel rule, and the v3.8..v4.18 rate limit.
 #include <doctest/doctest.h>
 
-#include <numaplace/policy/memory_migration.hpp>
+#include <numaplace/policy/page_migration.hpp>
 
 #include <array>
 #include <cstdint>
@@ -26,9 +26,9 @@ migrate_fault fault(node_index page_node, node_index cpu_node, fault_view group 
   return f;
 }
 
-template <page_migrate_rule R>
+template <page_migration_rule R>
 bool migrates(last_cpupid page, const migrate_fault& f) {
-  return memory_migration<R>{}.should_migrate(page, f);
+  return page_migration<R>{}.should_migrate(page, f);
 }
 
 // A group whose memory and CPU faults are given per node (shared counts only; private 0).
@@ -47,10 +47,10 @@ struct group_counts {
 
 }  // namespace
 
-TEST_CASE("memory_migration: every fault records the page's last cpupid, local ones too") {
+TEST_CASE("page_migration: every fault records the page's last cpupid, local ones too") {
   last_cpupid page{};
   CHECK(page.unset());
-  memory_migration<page_migrate_rule::v4_6> m;
+  page_migration<page_migration_rule::v4_6> m;
   // A local fault (page on node 1, CPU on node 1): no move, but the record is (1, me).
   CHECK(m.misplaced_target(page, fault(1, 1)) == no_node);
   CHECK(page == last_cpupid{1, me});
@@ -61,24 +61,24 @@ TEST_CASE("memory_migration: every fault records the page's last cpupid, local o
   CHECK(m.misplaced_target(page, fault(1, 0)) == 0);
 }
 
-TEST_CASE("memory_migration: v3.8 filters a never-faulted page, v3.13 lets it through") {
+TEST_CASE("page_migration: v3.8 filters a never-faulted page, v3.13 lets it through") {
   // v3.8: the first fault's last nid is -1, which is never the faulting node.
-  CHECK_FALSE(migrates<page_migrate_rule::v3_8>({}, fault(1, 0)));
-  CHECK(migrates<page_migrate_rule::v3_8>({0, other}, fault(1, 0)));         // second fault from node 0
-  CHECK_FALSE(migrates<page_migrate_rule::v3_8>({1, me}, fault(1, 0)));      // previous from node 1
+  CHECK_FALSE(migrates<page_migration_rule::v3_8>({}, fault(1, 0)));
+  CHECK(migrates<page_migration_rule::v3_8>({0, other}, fault(1, 0)));         // second fault from node 0
+  CHECK_FALSE(migrates<page_migration_rule::v3_8>({1, me}, fault(1, 0)));      // previous from node 1
   // v3.13: cpupid_pid_unset passes the filter.
-  CHECK(migrates<page_migrate_rule::v3_13>({}, fault(1, 0)));
-  CHECK(migrates<page_migrate_rule::v3_13>({0, other}, fault(1, 0)));
-  CHECK_FALSE(migrates<page_migrate_rule::v3_13>({1, other}, fault(1, 0)));
+  CHECK(migrates<page_migration_rule::v3_13>({}, fault(1, 0)));
+  CHECK(migrates<page_migration_rule::v3_13>({0, other}, fault(1, 0)));
+  CHECK_FALSE(migrates<page_migration_rule::v3_13>({1, other}, fault(1, 0)));
 }
 
-TEST_CASE("memory_migration: v3.15 shared pages follow the group's active_nodes mask") {
+TEST_CASE("page_migration: v3.15 shared pages follow the group's active_nodes mask") {
   // Group memory faults: node 0 = 40, node 1 = 100, node 2 = 70.
   const group_counts g({40, 100, 70}, {0, 0, 0});
   const std::array<bool, 3> active{false, true, true};
   migrate_fault f = fault(1, 2, g.view());
   f.active_nodes = active;
-  constexpr auto R = page_migrate_rule::v3_15;
+  constexpr auto R = page_migration_rule::v3_15;
   // Private (me faulted last, from node 2) and ungrouped faults always pass.
   CHECK(migrates<R>({2, me}, f));
   CHECK(migrates<R>({2, other}, fault(1, 2)));
@@ -97,7 +97,7 @@ TEST_CASE("memory_migration: v3.15 shared pages follow the group's active_nodes 
   CHECK(migrates<R>({2, other}, from0));
 }
 
-TEST_CASE("memory_migration: v3.15 active mask joins above 6/16 and leaves below 3/16 of the busiest") {
+TEST_CASE("page_migration: v3.15 active mask joins above 6/16 and leaves below 3/16 of the busiest") {
   // CPU faults 160, 61, 60, 29: 6/16 of 160 = 60, 3/16 = 30.
   const group_counts g({0, 0, 0, 0}, {160, 61, 60, 29});
   std::array<bool, 4> mask{false, false, true, true};
@@ -111,8 +111,8 @@ TEST_CASE("memory_migration: v3.15 active mask joins above 6/16 and leaves below
   CHECK_FALSE(fresh[2]);  // inactive, 60 is not above 60: stays out
 }
 
-TEST_CASE("memory_migration: v4.6 ACTIVE_NODE_FRACTION shortcut and the 3/4 CPU/memory hysteresis") {
-  constexpr auto R = page_migrate_rule::v4_6;
+TEST_CASE("page_migration: v4.6 ACTIVE_NODE_FRACTION shortcut and the 3/4 CPU/memory hysteresis") {
+  constexpr auto R = page_migration_rule::v4_6;
   // src = 0, dst = 1. CPU faults 10 and 31: 31 > 10 * 3 = 30, migrate whatever the memory says.
   const group_counts shortcut({1000, 1}, {10, 31});
   CHECK(migrates<R>({1, other}, fault(0, 1, shortcut.view())));
@@ -127,12 +127,12 @@ TEST_CASE("memory_migration: v4.6 ACTIVE_NODE_FRACTION shortcut and the 3/4 CPU/
   const group_counts equal({100, 225}, {10, 30});
   CHECK_FALSE(migrates<R>({1, other}, fault(0, 1, equal.view())));
   // The same shared fault under v3.15 without an active mask never migrates; v3.13 always does.
-  CHECK_FALSE(migrates<page_migrate_rule::v3_15>({1, other}, fault(0, 1, pass.view())));
-  CHECK(migrates<page_migrate_rule::v3_13>({1, other}, fault(0, 1, stay.view())));
+  CHECK_FALSE(migrates<page_migration_rule::v3_15>({1, other}, fault(0, 1, pass.view())));
+  CHECK(migrates<page_migration_rule::v3_13>({1, other}, fault(0, 1, stay.view())));
 }
 
-TEST_CASE("memory_migration: v4.19 migrates first and private faults early in a task's life") {
-  constexpr auto R = page_migrate_rule::v4_19;
+TEST_CASE("page_migration: v4.19 migrates first and private faults early in a task's life") {
+  constexpr auto R = page_migration_rule::v4_19;
   const group_counts stay({100, 230}, {10, 30});  // the hysteresis says no (see v4.6)
   migrate_fault early = fault(0, 1, stay.view());
   early.scan_seq = 4;
@@ -140,7 +140,7 @@ TEST_CASE("memory_migration: v4.19 migrates first and private faults early in a 
   // filter would stop): both migrate while scan_seq <= 4.
   CHECK(migrates<R>({}, early));
   CHECK(migrates<R>({0, me}, early));
-  CHECK_FALSE(migrates<page_migrate_rule::v4_6>({0, me}, early));
+  CHECK_FALSE(migrates<page_migration_rule::v4_6>({0, me}, early));
   // Shared faults get no early pass: back to the filter (previous from node 0: stop).
   CHECK_FALSE(migrates<R>({0, other}, early));
   // scan_seq 5 with a preferred node: the early pass is over.
@@ -154,21 +154,21 @@ TEST_CASE("memory_migration: v4.19 migrates first and private faults early in a 
   // The early pass still records the fault.
   last_cpupid page{0, me};
   early.scan_seq = 0;
-  CHECK(memory_migration<R>{}.should_migrate(page, early));
+  CHECK(page_migration<R>{}.should_migrate(page, early));
   CHECK(page == last_cpupid{1, me});
 }
 
-TEST_CASE("memory_migration: the rate limit exists up to v4.18, and either v4.19 change can come alone") {
-  CHECK(memory_migration<page_migrate_rule::v3_8>::limit == migrate_limit::ratelimit);
-  CHECK(memory_migration<page_migrate_rule::v4_6>::limit == migrate_limit::ratelimit);
-  CHECK(memory_migration<page_migrate_rule::v4_19>::limit == migrate_limit::none);
+TEST_CASE("page_migration: the rate limit exists up to v4.18, and either v4.19 change can come alone") {
+  CHECK(page_migration<page_migration_rule::v3_8>::limit == migrate_limit::ratelimit);
+  CHECK(page_migration<page_migration_rule::v4_6>::limit == migrate_limit::ratelimit);
+  CHECK(page_migration<page_migration_rule::v4_19>::limit == migrate_limit::none);
   // efaffc5e40ae alone (the limit gone, no early migration) and 37355bdc5a12 alone.
-  CHECK(memory_migration<page_migrate_rule::v4_6, migrate_limit::none>::limit == migrate_limit::none);
-  CHECK(memory_migration<page_migrate_rule::v4_19, migrate_limit::ratelimit>::limit == migrate_limit::ratelimit);
+  CHECK(page_migration<page_migration_rule::v4_6, migrate_limit::none>::limit == migrate_limit::none);
+  CHECK(page_migration<page_migration_rule::v4_19, migrate_limit::ratelimit>::limit == migrate_limit::ratelimit);
   CHECK(migrate_ratelimit::default_pages == 32768);  // 128 MB of 4 KiB pages
 }
 
-TEST_CASE("memory_migration: numamigrate_update_ratelimit counts pages per destination and window") {
+TEST_CASE("page_migration: numamigrate_update_ratelimit counts pages per destination and window") {
   // Limit 4 pages per 100 ns window, two nodes.
   migrate_ratelimit rl(2, 4, 100);
   // t = 1: 1 > next_window 0, the window opens until 101. 3 pages + 2 pages: taken 0 and 3 are
@@ -192,7 +192,7 @@ TEST_CASE("memory_migration: numamigrate_update_ratelimit counts pages per desti
   CHECK(at.limited(0, 1, 3));
 }
 
-TEST_CASE("memory_migration: migrate_ratelimited says a node is saturated until a second after its full window") {
+TEST_CASE("page_migration: migrate_ratelimited says a node is saturated until a second after its full window") {
   // 128 MB per 100 ms (32768 pages), PTE updates held back up to 1 s after the window closes.
   constexpr std::uint64_t ms = 1'000'000;
   migrate_ratelimit rl(2);

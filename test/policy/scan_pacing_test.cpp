@@ -1,7 +1,7 @@
 // The NUMA scan period per kernel rule: its bounds, its start, its adaptation, the retry interval.
 #include <doctest/doctest.h>
 
-#include <numaplace/policy/scan_period.hpp>
+#include <numaplace/policy/scan_pacing.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -22,14 +22,14 @@ fault_window win(std::uint64_t shared, std::uint64_t priv, std::uint64_t local, 
 }
 
 // period 1000 ms: one slot is DIV_ROUND_UP(1000, 10) = 100 ms; bounds 100..3750, max 3750.
-template <scan_rule R>
+template <scan_pacing_rule R>
 unsigned after(const fault_window& w, unsigned period = 1000) {
-  return scan_period<R>{}.update_task_scan_period(period, 3750, 100, 3750, w);
+  return scan_pacing<R>{}.update_task_scan_period(period, 3750, 100, 3750, w);
 }
 
 }  // namespace
 
-TEST_CASE("scan_period: task_nr_scan_windows rounds the RSS up to whole 256 MB windows") {
+TEST_CASE("scan_pacing: task_nr_scan_windows rounds the RSS up to whole 256 MB windows") {
   CHECK(task_nr_scan_windows(0) == 1);           // no RSS counts as one window
   CHECK(task_nr_scan_windows(window) == 1);
   CHECK(task_nr_scan_windows(window + 1) == 2);
@@ -37,12 +37,12 @@ TEST_CASE("scan_period: task_nr_scan_windows rounds the RSS up to whole 256 MB w
   CHECK(task_nr_scan_windows(1'000'000) == 16);
 }
 
-TEST_CASE("scan_period: task_scan_min and task_scan_max scale with the RSS, floored by MAX_SCAN_WINDOW") {
+TEST_CASE("scan_pacing: task_scan_min and task_scan_max scale with the RSS, floored by MAX_SCAN_WINDOW") {
   // floor: 2560 / 256 = 10 windows a second, so 1000 / 10 = 100 ms.
   CHECK(task_scan_min(window) == 1000);        // 1000 / 1
   CHECK(task_scan_min(4 * window) == 250);     // 1000 / 4
   CHECK(task_scan_min(1'000'000) == 100);      // 1000 / 16 = 62, floored to 100
-  constexpr scan_period<scan_rule::v3_13> s;
+  constexpr scan_pacing<scan_pacing_rule::v3_13> s;
   CHECK(s.task_scan_max(1'000'000) == 3750);   // 60000 / 16
   CHECK(s.task_scan_max(4 * window) == 15000); // 60000 / 4
   // A huge maximum scan size: one window a second at most, floor 1000 ms.
@@ -54,17 +54,17 @@ TEST_CASE("scan_period: task_scan_min and task_scan_max scale with the RSS, floo
   CHECK(scan_tunables{}.period_max_ms == 60000);
 }
 
-TEST_CASE("scan_period: v4.14 scales start and maximum with the group's tasks and shared share") {
+TEST_CASE("scan_pacing: v4.14 scales start and maximum with the group's tasks and shared share") {
   // Group of 4 tasks; memory (shared, private) per node: (30, 10), (10, 0): shared 40, private 10.
   const std::vector<std::uint64_t> memory{30, 10, 10, 0};
   const scan_group g{{memory, {}, 50}, 4};
-  constexpr scan_period<scan_rule::v4_14> s;
+  constexpr scan_pacing<scan_pacing_rule::v4_14> s;
   // max: 3750 * 4 * (40 + 1) / (10 + 40 + 1) = 615000 / 51 = 12058.
   CHECK(s.task_scan_max(1'000'000, {}, g) == 12058);
   // start: 100 * 4 * 41 / 51 = 16400 / 51 = 321.
   CHECK(s.task_scan_start(1'000'000, {}, g) == 321);
   // Before v4.14 the group changes nothing: max 3750, start = task_scan_min = 100.
-  constexpr scan_period<scan_rule::v4_2> old;
+  constexpr scan_pacing<scan_pacing_rule::v4_2> old;
   CHECK(old.task_scan_max(1'000'000, {}, g) == 3750);
   CHECK(old.task_scan_start(1'000'000, {}, g) == 100);
   // A private group scales below the unscaled bounds, which then win:
@@ -77,8 +77,8 @@ TEST_CASE("scan_period: v4.14 scales start and maximum with the group's tasks an
   CHECK(s.task_scan_max(1'000'000) == 3750);
 }
 
-TEST_CASE("scan_period: v3.13 adapts on the local share, speed-ups scaled by the private share") {
-  constexpr auto R = scan_rule::v3_13;
+TEST_CASE("scan_pacing: v3.13 adapts on the local share, speed-ups scaled by the private share") {
+  constexpr auto R = scan_pacing_rule::v3_13;
   // local 8 of 10: ratio 8 >= 3, slower by 8 - 3 = 5 slots: 1000 + 500.
   CHECK(after<R>(win(5, 5, 8, 2)) == 1500);
   // ratio exactly 3: 0 slots becomes 1: 1000 + 100.
@@ -94,8 +94,8 @@ TEST_CASE("scan_period: v3.13 adapts on the local share, speed-ups scaled by the
   CHECK(after<R>(win(5, 5, 8, 2, 3)) == 1500);
 }
 
-TEST_CASE("scan_period: v3.17 raises the threshold to 7 and divides the private share by private + shared + 1") {
-  constexpr auto R = scan_rule::v3_17;
+TEST_CASE("scan_pacing: v3.17 raises the threshold to 7 and divides the private share by private + shared + 1") {
+  constexpr auto R = scan_pacing_rule::v3_17;
   // local 8 of 10: 8 >= 7, slower by 1 slot.
   CHECK(after<R>(win(5, 5, 8, 2)) == 1100);
   // local 5: faster by 7 - 5 = 2 slots = -200; private share ceil(50 / 11) = 5: -200 * 5 / 10 = -100.
@@ -107,19 +107,19 @@ TEST_CASE("scan_period: v3.17 raises the threshold to 7 and divides the private 
   // Where the + 1 shows: private 2, shared 18, local 0 of 10: -700; ceil(20 / 21) = 1: -70;
   // v3.13 (threshold 3): -300 * ceil(20 / 20) = -300 * 1 / 10 = -30.
   CHECK(after<R>(win(18, 2, 0, 10)) == 930);
-  CHECK(after<scan_rule::v3_13>(win(18, 2, 0, 10)) == 970);
+  CHECK(after<scan_pacing_rule::v3_13>(win(18, 2, 0, 10)) == 970);
   // The + 1 weighs most on small windows: private 1, shared 0, local 1 of 10: -600 times
   // ceil(10 / 2) = 5 tenths = -300; v3.13's divisor would give ceil(10 / 1) = 10, -600.
   CHECK(after<R>(win(0, 1, 1, 9)) == 700);
   // Failed migrations do not slow v3.17 down; v4.0 doubles.
   CHECK(after<R>(win(5, 5, 8, 2, 1)) == 1100);
-  CHECK(after<scan_rule::v4_0>(win(5, 5, 8, 2, 1)) == 2000);
+  CHECK(after<scan_pacing_rule::v4_0>(win(5, 5, 8, 2, 1)) == 2000);
   // v4.0 otherwise is v3.17.
-  CHECK(after<scan_rule::v4_0>(win(18, 2, 0, 10)) == 930);
+  CHECK(after<scan_pacing_rule::v4_0>(win(18, 2, 0, 10)) == 930);
 }
 
-TEST_CASE("scan_period: v4.2 slows when private or local faults dominate, else speeds up") {
-  constexpr auto R = scan_rule::v4_2;
+TEST_CASE("scan_pacing: v4.2 slows when private or local faults dominate, else speeds up") {
+  constexpr auto R = scan_pacing_rule::v4_2;
   // private 8 of 10: slower by 8 - 7 = 1 slot even though locality is poor.
   CHECK(after<R>(win(2, 8, 1, 9)) == 1100);
   // private 2 but local 9: slower by 9 - 7 = 2 slots.
@@ -134,8 +134,8 @@ TEST_CASE("scan_period: v4.2 slows when private or local faults dominate, else s
   CHECK(after<R>(win(5, 5, 8, 2)) == 1100);
 }
 
-TEST_CASE("scan_period: the update clamps to the bounds, with the kernel's unsigned wrap") {
-  constexpr auto R = scan_rule::v4_2;
+TEST_CASE("scan_pacing: the update clamps to the bounds, with the kernel's unsigned wrap") {
+  constexpr auto R = scan_pacing_rule::v4_2;
   // period 110: slot 11, all shared and remote: -7 * 11 = -77, 33 clamps up to 100.
   CHECK(after<R>(win(10, 0, 0, 10), 110) == 100);
   // period 3700, all private: +3 * 370 = 1110, 4810 clamps to 3750.
@@ -145,44 +145,44 @@ TEST_CASE("scan_period: the update clamps to the bounds, with the kernel's unsig
   CHECK(after<R>(win(10, 0, 0, 10), 5) == 3750);
 }
 
-TEST_CASE("scan_period: numa_migrate_preferred's retry interval") {
-  CHECK(scan_period<scan_rule::v3_13>{}.migrate_retry_jiffies(1000) == 1000);  // HZ
-  CHECK(scan_period<scan_rule::v3_13>{}.migrate_retry_jiffies(100, 250) == 250);
-  constexpr scan_period<scan_rule::v3_17> s;
+TEST_CASE("scan_pacing: numa_migrate_preferred's retry interval") {
+  CHECK(scan_pacing<scan_pacing_rule::v3_13>{}.migrate_retry_jiffies(1000) == 1000);  // HZ
+  CHECK(scan_pacing<scan_pacing_rule::v3_13>{}.migrate_retry_jiffies(100, 250) == 250);
+  constexpr scan_pacing<scan_pacing_rule::v3_17> s;
   CHECK(s.migrate_retry_jiffies(1000) == 62);          // 1000 jiffies / 16
   CHECK(s.migrate_retry_jiffies(60000) == 1000);       // 3750 capped at HZ
   CHECK(s.migrate_retry_jiffies(1000, 250) == 15);     // 250 jiffies / 16
-  CHECK(scan_period<scan_rule::v4_14>{}.migrate_retry_jiffies(1000) == 62);
+  CHECK(scan_pacing<scan_pacing_rule::v4_14>{}.migrate_retry_jiffies(1000) == 62);
 }
 
-TEST_CASE("scan_period: NUMA_PERIOD_THRESHOLD per rule") {
-  CHECK(scan_period<scan_rule::v3_13>::threshold == 3);
-  CHECK(scan_period<scan_rule::v3_17>::threshold == 7);
-  CHECK(scan_period<scan_rule::v4_0>::threshold == 7);
-  CHECK(scan_period<scan_rule::v4_2>::threshold == 7);
-  CHECK(scan_period<scan_rule::v4_14>::threshold == 7);
+TEST_CASE("scan_pacing: NUMA_PERIOD_THRESHOLD per rule") {
+  CHECK(scan_pacing<scan_pacing_rule::v3_13>::threshold == 3);
+  CHECK(scan_pacing<scan_pacing_rule::v3_17>::threshold == 7);
+  CHECK(scan_pacing<scan_pacing_rule::v4_0>::threshold == 7);
+  CHECK(scan_pacing<scan_pacing_rule::v4_2>::threshold == 7);
+  CHECK(scan_pacing<scan_pacing_rule::v4_14>::threshold == 7);
 }
 
-TEST_CASE("scan_period: backs_off says when the mm's next scan is put off too") {
+TEST_CASE("scan_pacing: backs_off says when the mm's next scan is put off too") {
   fault_window empty;
-  CHECK(scan_period<scan_rule::v4_14>{}.backs_off(empty));
+  CHECK(scan_pacing<scan_pacing_rule::v4_14>{}.backs_off(empty));
   fault_window shared_remote;
   shared_remote.fault_types = {5, 0};
   shared_remote.locality = {5, 0, 0};
-  CHECK_FALSE(scan_period<scan_rule::v4_14>{}.backs_off(shared_remote));
+  CHECK_FALSE(scan_pacing<scan_pacing_rule::v4_14>{}.backs_off(shared_remote));
   fault_window failed = shared_remote;
   failed.locality[2] = 1;  // a failed migration: from v4.0 on, scan slower at once
-  CHECK(scan_period<scan_rule::v4_0>{}.backs_off(failed));
-  CHECK_FALSE(scan_period<scan_rule::v3_17>{}.backs_off(failed));
+  CHECK(scan_pacing<scan_pacing_rule::v4_0>{}.backs_off(failed));
+  CHECK_FALSE(scan_pacing<scan_pacing_rule::v3_17>{}.backs_off(failed));
   // Private-only faults count neither as shared nor local when remote: back off.
   fault_window private_remote;
   private_remote.fault_types = {0, 5};
   private_remote.locality = {5, 0, 0};
-  CHECK(scan_period<scan_rule::v4_14>{}.backs_off(private_remote));
+  CHECK(scan_pacing<scan_pacing_rule::v4_14>{}.backs_off(private_remote));
 }
 
-TEST_CASE("scan_period: v3.8 paces each 256 MB step by faults, 100 ms to 5 s, and resets once a minute") {
-  constexpr scan_period<scan_rule::v3_8> pace{};
+TEST_CASE("scan_pacing: v3.8 paces each 256 MB step by faults, 100 ms to 5 s, and resets once a minute") {
+  constexpr scan_pacing<scan_pacing_rule::v3_8> pace{};
   constexpr scan_tunables t = pace.tunables;
   CHECK(t.period_min_ms == 100);
   CHECK(t.period_max_ms == 5000);
@@ -207,7 +207,7 @@ TEST_CASE("scan_period: v3.8 paces each 256 MB step by faults, 100 ms to 5 s, an
   CHECK(pace.waits_for_new_node);
   CHECK(pace.skips_saturated_node);
   // Later rules leave the period to their windows, and have neither v3.8 mechanism.
-  constexpr scan_period<scan_rule::v3_13> later{};
+  constexpr scan_pacing<scan_pacing_rule::v3_13> later{};
   CHECK(later.after_fault(100, false) == 100);
   CHECK(later.period_reset_ms == 0);
   CHECK_FALSE(later.waits_for_new_node);

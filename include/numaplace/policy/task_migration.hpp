@@ -1,5 +1,5 @@
 #pragma once
-// numa_migration<Rule>: task_numa_migrate() as a policy over a machine_view. A task away from
+// task_migration<Rule>: task_numa_migrate() as a policy over a machine_view. A task away from
 // its preferred node asks where it should run: a move to a CPU, a swap with the task running
 // on one, or stick where it is; and what its preferred node becomes (the stack's settling).
 // The caller applies the decision. Decisions allocate nothing and change nothing.
@@ -60,15 +60,15 @@ constexpr migrate_params migrate_params_for(unsigned major, unsigned minor) noex
   return p;
 }
 
-/// The migrate_rule of kernel `major.minor` (v4.1 for everything before v4.19).
-constexpr migrate_rule migrate_rule_for(unsigned major, unsigned minor) noexcept {
+/// The task_migration_rule of kernel `major.minor` (v4.1 for everything before v4.19).
+constexpr task_migration_rule migrate_rule_for(unsigned major, unsigned minor) noexcept {
   const unsigned v = major * 100 + minor;
-  return v >= 600 ? migrate_rule::v6_0 : v >= 507 ? migrate_rule::v5_7 : v >= 419 ? migrate_rule::v4_19 : migrate_rule::v4_1;
+  return v >= 600 ? task_migration_rule::v6_0 : v >= 507 ? task_migration_rule::v5_7 : v >= 419 ? task_migration_rule::v4_19 : task_migration_rule::v4_1;
 }
 
-template <migrate_rule Rule>
-struct numa_migration {
-  static constexpr migrate_rule rule = Rule;
+template <task_migration_rule Rule>
+struct task_migration {
+  static constexpr task_migration_rule rule = Rule;
   migrate_params params{};
 
   /// task_numa_find_cpu() over env.dst_nid.
@@ -81,8 +81,8 @@ struct numa_migration {
                                                          static_cast<long>(env.dst_stats.load) + load,
                                                          env.src_stats, env.dst_stats, env.imbalance_pct);
     };
-    if constexpr (Rule == migrate_rule::v4_19) maymove = move_balances();
-    if constexpr (Rule >= migrate_rule::v5_7) {
+    if constexpr (Rule == task_migration_rule::v4_19) maymove = move_balances();
+    if constexpr (Rule >= task_migration_rule::v5_7) {
       if (env.dst_stats.node_type == numa_type::has_spare) {
         // Would the move cause an imbalance the load balancer would undo?
         imbalance_args a;
@@ -133,7 +133,7 @@ struct numa_migration {
     const auto gw = [&](node_index n, distance_t dist) { return static_cast<long>(pl.group_weight(in, n, dist)); };
     const auto try_node = [&](long taskimp, long groupimp) {
       env.dst_stats = update_numa_stats(m, env.imbalance_pct, env.dst_nid, t);
-      if constexpr (Rule == migrate_rule::v4_1) {
+      if constexpr (Rule == task_migration_rule::v4_1) {
         if (!pl.has_capacity(env.src_stats.as_node_load(), env.dst_stats.as_node_load())) return;
       }
       find_cpu(m, pl, env, taskimp, groupimp);
@@ -182,10 +182,10 @@ struct numa_migration {
   }
 };
 
-/// numa_migration as kernel `Major.Minor` has it: its rule and its parameters, as a type a
+/// task_migration as kernel `Major.Minor` has it: its rule and its parameters, as a type a
 /// stack can list (a policy in a stack is default-constructed).
 template <unsigned Major, unsigned Minor>
-struct kernel_numa_migration : numa_migration<migrate_rule_for(Major, Minor)> {
+struct kernel_numa_migration : task_migration<migrate_rule_for(Major, Minor)> {
   constexpr kernel_numa_migration() noexcept { this->params = migrate_params_for(Major, Minor); }
 };
 

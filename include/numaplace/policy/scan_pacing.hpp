@@ -1,5 +1,5 @@
 #pragma once
-// scan_period: how often NUMA balancing scans a task's memory (kernel/sched/fair.c), and how
+// scan_pacing: how often NUMA balancing scans a task's memory (kernel/sched/fair.c), and how
 // often a task retries moving to its preferred node.
 //
 // The period is the time to scan the whole resident set once, in milliseconds. Its bounds come
@@ -32,7 +32,7 @@
 
 namespace numaplace {
 
-enum class scan_rule : std::uint8_t {
+enum class scan_pacing_rule : std::uint8_t {
   v3_8,   ///< balancenuma: 100..5000 ms per scan_size step, +10 ms per fault that did not
           ///< migrate ("mm: sched: Adapt the scanning rate if a NUMA hinting fault does not
           ///< migrate"), reset to the minimum every 60 s; no fault windows (v3.8..v3.12)
@@ -91,34 +91,34 @@ constexpr std::uint64_t scale_by_group(std::uint64_t period, const scan_group& g
 }
 }  // namespace detail
 
-template <scan_rule Rule>
-struct scan_period {
-  static constexpr scan_rule rule = Rule;
+template <scan_pacing_rule Rule>
+struct scan_pacing {
+  static constexpr scan_pacing_rule rule = Rule;
   /// The era's sysctl defaults.
-  static constexpr scan_tunables tunables = Rule == scan_rule::v3_8 ? scan_tunables_v3_8 : scan_tunables{};
+  static constexpr scan_tunables tunables = Rule == scan_pacing_rule::v3_8 ? scan_tunables_v3_8 : scan_tunables{};
   /// sysctl_numa_balancing_scan_period_reset (v3.8..v3.12): every 60 s, task_numa_work() put
   /// the scanning thread's period back to the minimum, "in case of phase changes". 0: never.
-  static constexpr unsigned period_reset_ms = Rule == scan_rule::v3_8 ? 60000 : 0;
+  static constexpr unsigned period_reset_ms = Rule == scan_pacing_rule::v3_8 ? 60000 : 0;
   /// 5bca2303 (v3.8, reverted in v3.13): an mm is not scanned until one of its threads runs on
   /// a node other than the first one a scan attempt saw (mm->first_nid).
-  static constexpr bool waits_for_new_node = Rule == scan_rule::v3_8;
+  static constexpr bool waits_for_new_node = Rule == scan_pacing_rule::v3_8;
   /// af1839d722c9 (v3.8, gone with 9e645ab6d089 in v3.13): a thread whose node is migration
   /// rate-limited (migrate_ratelimited()) marks nothing.
-  static constexpr bool skips_saturated_node = Rule == scan_rule::v3_8;
+  static constexpr bool skips_saturated_node = Rule == scan_pacing_rule::v3_8;
   /// Whether each hinting fault moves the period (after_fault), as v3.8's did.
-  static constexpr bool paces_per_fault = Rule == scan_rule::v3_8;
+  static constexpr bool paces_per_fault = Rule == scan_pacing_rule::v3_8;
   /// NUMA_PERIOD_THRESHOLD: 3 in v3.13 (04bb2f94), 7 since a22b4b01.
-  static constexpr int threshold = Rule == scan_rule::v3_13 ? 3 : 7;
+  static constexpr int threshold = Rule == scan_pacing_rule::v3_13 ? 3 : 7;
 
   /// task_scan_max(): period_max over the windows, at least task_scan_min. From v4.14 a group's
   /// maximum grows with its task count and its shared share.
   constexpr unsigned task_scan_max(std::uint64_t rss_pages, const scan_tunables& t = {}, const scan_group& g = {},
                                    unsigned page_shift = 12) const noexcept {
     // v3.8's period is per scan_size step: the sysctl alone, whatever the RSS.
-    if constexpr (Rule == scan_rule::v3_8) return t.period_max_ms;
+    if constexpr (Rule == scan_pacing_rule::v3_8) return t.period_max_ms;
     const unsigned smin = task_scan_min(rss_pages, t, page_shift);
     std::uint64_t smax = t.period_max_ms / task_nr_scan_windows(rss_pages, t, page_shift);
-    if constexpr (Rule >= scan_rule::v4_14) {
+    if constexpr (Rule >= scan_pacing_rule::v4_14) {
       if (!g.empty()) smax = std::max(smax, detail::scale_by_group(smax, g));
     }
     return static_cast<unsigned>(std::max<std::uint64_t>(smin, smax));
@@ -128,9 +128,9 @@ struct scan_period {
   /// up to v4.13, task_scan_start() (the minimum scaled like the maximum) from v4.14.
   constexpr unsigned task_scan_start(std::uint64_t rss_pages, const scan_tunables& t = {}, const scan_group& g = {},
                                      unsigned page_shift = 12) const noexcept {
-    if constexpr (Rule == scan_rule::v3_8) return t.period_min_ms;  // task_tick_numa's first tick
+    if constexpr (Rule == scan_pacing_rule::v3_8) return t.period_min_ms;  // task_tick_numa's first tick
     const unsigned smin = task_scan_min(rss_pages, t, page_shift);
-    if constexpr (Rule >= scan_rule::v4_14) {
+    if constexpr (Rule >= scan_pacing_rule::v4_14) {
       if (!g.empty()) return static_cast<unsigned>(std::max<std::uint64_t>(smin, detail::scale_by_group(smin, g)));
     }
     return smin;
@@ -144,7 +144,7 @@ struct scan_period {
   /// whose divisors are 0 (which the kernel never sees) reads the ratio as 0.
   constexpr unsigned update_task_scan_period(unsigned period_ms, unsigned period_max_ms, unsigned smin, unsigned smax,
                                              const fault_window& w) const noexcept {
-    if constexpr (Rule == scan_rule::v3_8) return period_ms;  // v3.8 paces per fault (after_fault)
+    if constexpr (Rule == scan_pacing_rule::v3_8) return period_ms;  // v3.8 paces per fault (after_fault)
     const std::uint64_t shared = w.fault_types[0];
     const std::uint64_t priv = w.fault_types[1];
     const std::uint64_t remote = w.locality[static_cast<std::size_t>(locality_slot::remote)];
@@ -157,7 +157,7 @@ struct scan_period {
     const unsigned period_slot = (period_ms + numa_period_slots - 1) / numa_period_slots;  // DIV_ROUND_UP
     const int lr_ratio = ratio(local * numa_period_slots, local + remote);
     int diff = 0;
-    if constexpr (Rule < scan_rule::v4_2) {
+    if constexpr (Rule < scan_pacing_rule::v4_2) {
       // v3.13..v4.1: mostly local (ratio >= threshold of 10) scans slower by (ratio - threshold)
       // slots, at least one; otherwise faster by (threshold - ratio) slots, scaled down by the
       // private share in tenths, rounded up: little point scanning faster for shared pages.
@@ -166,7 +166,7 @@ struct scan_period {
         diff = std::max(lr_ratio - threshold, 1) * static_cast<int>(period_slot);
       } else {
         diff = -(threshold - lr_ratio) * static_cast<int>(period_slot);
-        const std::uint64_t divisor = Rule == scan_rule::v3_13 ? priv + shared : priv + shared + 1;
+        const std::uint64_t divisor = Rule == scan_pacing_rule::v3_13 ? priv + shared : priv + shared + 1;
         const int private_ratio = ratio_up(priv * numa_period_slots, divisor);
         diff = diff * private_ratio / static_cast<int>(numa_period_slots);
       }
@@ -189,7 +189,7 @@ struct scan_period {
   /// task_numa_fault() of v3.8..v3.12: a fault whose page did not migrate adds 10 jiffies
   /// (10 ms at HZ=1000) up to the maximum. Later rules leave the period to the fault windows.
   constexpr unsigned after_fault(unsigned period_ms, bool migrated, const scan_tunables& t = tunables) const noexcept {
-    if constexpr (Rule == scan_rule::v3_8) {
+    if constexpr (Rule == scan_pacing_rule::v3_8) {
       if (!migrated) return std::min(t.period_max_ms, period_ms + 10);
     }
     return period_ms;
@@ -202,8 +202,8 @@ struct scan_period {
     const std::uint64_t shared = w.fault_types[0];
     const std::uint64_t local = w.locality[static_cast<std::size_t>(locality_slot::local)];
     const std::uint64_t failed = w.locality[static_cast<std::size_t>(locality_slot::migration_failed)];
-    if constexpr (Rule == scan_rule::v3_8) return false;
-    if constexpr (Rule >= scan_rule::v4_0) return local + shared == 0 || failed != 0;
+    if constexpr (Rule == scan_pacing_rule::v3_8) return false;
+    if constexpr (Rule >= scan_pacing_rule::v4_0) return local + shared == 0 || failed != 0;
     return local + shared == 0;
   }
 
@@ -212,7 +212,7 @@ struct scan_period {
   /// v3.17 min(HZ, msecs_to_jiffies(numa_scan_period) / 16).
   constexpr unsigned long migrate_retry_jiffies(unsigned period_ms, unsigned hz = 1000) const noexcept {
     const unsigned long one_second = hz;
-    if constexpr (Rule <= scan_rule::v3_13) {  // v3.8 has no preferred node to retry
+    if constexpr (Rule <= scan_pacing_rule::v3_13) {  // v3.8 has no preferred node to retry
       return one_second;
     } else {
       const unsigned long period_jiffies = (static_cast<unsigned long>(period_ms) * hz + 999) / 1000;  // msecs_to_jiffies rounds up

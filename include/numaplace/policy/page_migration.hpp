@@ -1,5 +1,5 @@
 #pragma once
-// memory_migration: whether a NUMA hinting fault moves the page to the faulting CPU's node.
+// page_migration: whether a NUMA hinting fault moves the page to the faulting CPU's node.
 //
 // The kernel decides this per fault, in two places: mpol_misplaced() (mm/mempolicy.c) names the
 // destination (under the default policy's MPOL_F_MORON, "migrate on reference on node", the
@@ -10,7 +10,7 @@
 // caller keeps one last_cpupid per page (or per chunk) and hands it in by reference.
 //
 // Up to v4.18, migrate_misplaced_page() also refused pages once a destination node had taken
-// ratelimit_pages in the current window: migrate_ratelimit is that limiter, and memory_migration's
+// ratelimit_pages in the current window: migrate_ratelimit is that limiter, and page_migration's
 // second parameter says whether a stack has it (v4.19's two changes, efaffc5e40ae's removal of the
 // limit and 37355bdc5a12's early migration, can so be taken one at a time).
 //
@@ -33,7 +33,7 @@
 
 namespace numaplace {
 
-enum class page_migrate_rule : std::uint8_t {
+enum class page_migration_rule : std::uint8_t {
   v3_8,   ///< mpol_misplaced: migrate on the second fault in a row from one node (page->last_nid);
           ///< a never-faulted page (last nid -1) never passes (v3.8..v3.12)
   v3_13,  ///< last_cpupid: a never-faulted page passes the filter; everything that passes
@@ -71,13 +71,13 @@ enum class migrate_limit : std::uint8_t {
 };
 
 /// The limit a kernel of this rule has: v4.19 (the early-migration rule) came without it.
-constexpr migrate_limit default_migrate_limit(page_migrate_rule r) noexcept {
-  return r == page_migrate_rule::v4_19 ? migrate_limit::none : migrate_limit::ratelimit;
+constexpr migrate_limit default_migrate_limit(page_migration_rule r) noexcept {
+  return r == page_migration_rule::v4_19 ? migrate_limit::none : migrate_limit::ratelimit;
 }
 
-template <page_migrate_rule Rule, migrate_limit Limit = default_migrate_limit(Rule)>
-struct memory_migration {
-  static constexpr page_migrate_rule rule = Rule;
+template <page_migration_rule Rule, migrate_limit Limit = default_migrate_limit(Rule)>
+struct page_migration {
+  static constexpr page_migration_rule rule = Rule;
   static constexpr migrate_limit limit = Limit;
 
   /// The two-stage filter and, from v3.15, should_numa_migrate_memory(): records this fault as
@@ -89,11 +89,11 @@ struct memory_migration {
     page = {f.cpu_node, f.task};
     const bool private_fault = !last.unset() && last.task == f.task;  // cpupid_match_pid
 
-    if constexpr (Rule == page_migrate_rule::v3_8) {
+    if constexpr (Rule == page_migration_rule::v3_8) {
       // v3.8 mpol_misplaced: last_nid = page_xchg_last_nid(page, polnid); if (last_nid != polnid) out.
       return last.node == f.cpu_node;
     } else {
-      if constexpr (Rule == page_migrate_rule::v4_19) {
+      if constexpr (Rule == page_migration_rule::v4_19) {
         // v4.19 (37355bdc5a12): first or private faults migrate at once while the task has no
         // preferred node or has completed at most 4 scan passes ("two full passes of the
         // multi-stage filter"). v5.1 spells -1 as NUMA_NO_NODE; the rule is unchanged since.
@@ -101,14 +101,14 @@ struct memory_migration {
       }
       // The two-stage filter (v3.13 mpol_misplaced, v3.15+ should_numa_migrate_memory).
       if (!last.unset() && last.node != f.cpu_node) return false;
-      if constexpr (Rule == page_migrate_rule::v3_13) {
+      if constexpr (Rule == page_migration_rule::v3_13) {
         return true;
       } else {
         if (private_fault) return true;        // "Always allow migrate on private faults"
         if (f.group.empty()) return true;      // "A shared fault, but p->numa_group has not been set up yet"
         const node_index src = f.page_node;
         const node_index dst = f.cpu_node;
-        if constexpr (Rule == page_migrate_rule::v3_15) {
+        if constexpr (Rule == page_migration_rule::v3_15) {
           // v3.15 (10f39042711b): only towards a node in the active mask; from an inactive
           // node always; between active nodes only when dst has under 3/4 of src's memory faults.
           const auto active = [&](node_index n) { return n < f.active_nodes.size() && f.active_nodes[n]; };

@@ -1,4 +1,4 @@
-// task_numa_migrate() per kernel shape (policy/task_migrate.hpp), on hand-worked machines.
+// task_numa_migrate() per kernel shape (policy/task_migration.hpp), on hand-worked machines.
 // Weights on a DIRECT machine are 1000 * faults(node) / total (no nearby scoring), so every
 // improvement below can be checked by hand; loads are 1024 per always-running task and
 // capacities 1024 per CPU.
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include <numaplace/policy/check_machine_view.hpp>
-#include <numaplace/policy/task_migrate.hpp>
+#include <numaplace/policy/task_migration.hpp>
 #include <numaplace/stacks.hpp>
 #include <numaplace/topology/generators.hpp>
 
@@ -19,15 +19,15 @@ using numaplace::testing::test_machine;
 
 namespace {
 
-template <migrate_rule R, class Stack, machine_view M>
+template <task_migration_rule R, class Stack, machine_view M>
 migrate_decision decide_on(const dynamic_topology& topo, const M& m, task_index t, migrate_params p = {}) {
   const view_problem broken = check_machine_view(m);  // every hand-built machine is one that can exist
   REQUIRE_MESSAGE(!broken, broken.message);
-  const numa_migration<R> policy{p};
+  const task_migration<R> policy{p};
   return with_placement<Stack>(topo, [&](const auto& pl) { return policy.decide(m, pl, t); });
 }
 
-template <migrate_rule R, class Stack, machine_view M>
+template <task_migration_rule R, class Stack, machine_view M>
 migrate_decision decide(const M& m, task_index t, migrate_params p = {}) {
   return decide_on<R, Stack>(generate::fully_connected(m.node_count()), m, t, p);
 }
@@ -95,21 +95,21 @@ TEST_CASE("an idle CPU on the preferred node, per era") {
   // v4.1..v4.18: CPU 2: imp 600 > 0; the source (1 task, capacity 2) and the destination both
   // have room; after the move 0 vs 1024 is the same slope as before: assigned, 600. CPU 3:
   // 600 <= best 600: not better. The first idle CPU wins.
-  const auto v41 = decide<migrate_rule::v4_1, stacks::linux_4_2>(m, a);
+  const auto v41 = decide<task_migration_rule::v4_1, stacks::linux_4_2>(m, a);
   CHECK(v41.kind == migrate_kind::move);
   CHECK(v41.cpu == 2);
   CHECK(v41.improvement == 600);
 
   // v4.19: maymove (|1024*2048 - 0| before and after); each idle CPU re-assigns with
   // moveimp >= best_imp, so the last one, CPU 3, wins.
-  const auto v419 = decide<migrate_rule::v4_19, modern>(m, a);
+  const auto v419 = decide<task_migration_rule::v4_19, modern>(m, a);
   CHECK(v419.kind == migrate_kind::move);
   CHECK(v419.cpu == 3);
   CHECK(v419.improvement == 600);
 
   // v5.7: node 1 has spare capacity; src_running 0, dst_running 1, imbalance 1, forgiven
   // (1 <= imb_numa_nr 1, 1 <= NUMA_IMBALANCE_MIN): its first idle CPU at once, improvement 0.
-  const auto v57 = decide<migrate_rule::v5_7, modern>(m, a);
+  const auto v57 = decide<task_migration_rule::v5_7, modern>(m, a);
   CHECK(v57.kind == migrate_kind::move);
   CHECK(v57.cpu == 2);
   CHECK(v57.improvement == 0);
@@ -125,19 +125,19 @@ TEST_CASE("SMALLIMP: a swap v4.1 takes and v4.19 refuses") {
   const task_index b = m.add_task(1, {50, 50});
   // v4.2's capacity test: 1024*1024*112 > 1024*1024*100. One task per CPU on both sides:
   // "balance doesn't matter much", the swap is assigned at imp 20.
-  const auto old = decide<migrate_rule::v4_1, stacks::linux_4_2>(m, a);
+  const auto old = decide<task_migration_rule::v4_1, stacks::linux_4_2>(m, a);
   CHECK(old.kind == migrate_kind::swap);
   CHECK(old.swap_with == b);
   CHECK(old.cpu == 1);
   CHECK(old.improvement == 20);
   // v4.19: 20 < SMALLIMP 30.
-  CHECK(decide<migrate_rule::v4_19, modern>(m, a).kind == migrate_kind::stick);
+  CHECK(decide<task_migration_rule::v4_19, modern>(m, a).kind == migrate_kind::stick);
   // With 20/80 against 60/40: imp = 600 + 600 - 400 = 800 >= 30 and > 0 + 15; the loads are
   // equal (load = 0), so v4.19 swaps.
   test_machine w(generate::fully_connected(2), 1);
   const task_index p = w.add_task(0, {20, 80}, no_group, 1);
   const task_index q = w.add_task(1, {60, 40});
-  const auto big = decide<migrate_rule::v4_19, modern>(w, p);
+  const auto big = decide<task_migration_rule::v4_19, modern>(w, p);
   CHECK(big.kind == migrate_kind::swap);
   CHECK(big.swap_with == q);
   CHECK(big.improvement == 800);
@@ -150,7 +150,7 @@ TEST_CASE("v5.7's preferred-node terms on the swap candidate") {
     test_machine w(generate::fully_connected(2), 1);
     const task_index p = w.add_task(0, {20, 80}, no_group, 1);
     w.add_task(1, {60, 40}, no_group, cur_preferred);
-    return decide<migrate_rule::v5_7, modern>(w, p).improvement;
+    return decide<task_migration_rule::v5_7, modern>(w, p).improvement;
   };
   CHECK(swap_imp(no_node) == 800);
   CHECK(swap_imp(1) == 800 - 800 / 16);  // already on its preferred node: 750
@@ -159,7 +159,7 @@ TEST_CASE("v5.7's preferred-node terms on the swap candidate") {
   test_machine w(generate::fully_connected(2), 1);
   const task_index p = w.add_task(0, {20, 80}, no_group, 1);
   w.add_task(1, {60, 40}, no_group, 0);
-  CHECK(decide<migrate_rule::v4_19, modern>(w, p).improvement == 800);
+  CHECK(decide<task_migration_rule::v4_19, modern>(w, p).improvement == 800);
 }
 
 TEST_CASE("v5.7 prefers a swap partner that moves to its preferred node, even at less gain") {
@@ -178,18 +178,18 @@ TEST_CASE("v5.7 prefers a swap partner that moves to its preferred node, even at
   // c1 first: assigned at 800; then c2 "moves to its preferred node and the best does not":
   // assigned at 450 without the SMALLIMP or load tests.
   test_machine m = build(false, a, c1, c2);
-  const auto v57 = decide<migrate_rule::v5_7, modern>(m, a);
+  const auto v57 = decide<task_migration_rule::v5_7, modern>(m, a);
   CHECK(v57.swap_with == c2);
   CHECK(v57.improvement == 450);
   // v4.19 keeps c1: 400 <= 800 + 15.
-  const auto v419 = decide<migrate_rule::v4_19, modern>(m, a);
+  const auto v419 = decide<task_migration_rule::v4_19, modern>(m, a);
   CHECK(v419.swap_with == c1);
   CHECK(v419.improvement == 800);
   // c2 first: assigned at 450; no move is possible (maymove false) and the best task goes to
   // its preferred node, so the node's search stops (and c1, not going to its preferred node,
   // would have been skipped anyway).
   test_machine r = build(true, a, c1, c2);
-  const auto stop = decide<migrate_rule::v5_7, modern>(r, a);
+  const auto stop = decide<task_migration_rule::v5_7, modern>(r, a);
   CHECK(stop.swap_with == c2);
   CHECK(stop.improvement == 450);
 }
@@ -200,19 +200,19 @@ TEST_CASE("v5.7 takes a forgiven idle CPU at once; v4.19 evaluates the swap") {
   test_machine m(generate::fully_connected(2), 2);
   const task_index a = m.add_task(0, {20, 80}, no_group, 1);
   const task_index b = m.add_task(2, {60, 40});
-  const auto v57 = decide<migrate_rule::v5_7, modern>(m, a, roomy);
+  const auto v57 = decide<task_migration_rule::v5_7, modern>(m, a, roomy);
   CHECK(v57.kind == migrate_kind::move);
   CHECK(v57.cpu == 3);
   CHECK(v57.improvement == 0);
   // v4.19: maymove false (0 vs 2048 after a move, balanced 1024/1024 before); CPU 2: swap
   // imp 800, loads equal: assigned; CPU 3 idle but maymove is false.
-  const auto v419 = decide<migrate_rule::v4_19, modern>(m, a, roomy);
+  const auto v419 = decide<task_migration_rule::v4_19, modern>(m, a, roomy);
   CHECK(v419.kind == migrate_kind::swap);
   CHECK(v419.swap_with == b);
   CHECK(v419.improvement == 800);
   // v5.7 with imb_numa_nr 1: 2 > 1, not lightly loaded: the imbalance stands, maymove false,
   // and the swap is evaluated as in v4.19.
-  const auto strict = decide<migrate_rule::v5_7, modern>(m, a);
+  const auto strict = decide<task_migration_rule::v5_7, modern>(m, a);
   CHECK(strict.kind == migrate_kind::swap);
   CHECK(strict.swap_with == b);
 }
@@ -237,47 +237,47 @@ TEST_CASE("a CPU another migration has claimed: v4.19 passes it over, v5.7 takes
   const task_index a = m.add_task(0, {20, 80}, no_group, 1);
 
   // Nothing claimed: v4.19 ends on CPU 3 (the last idle CPU of equal gain), v5.7 on CPU 2.
-  REQUIRE(decide<migrate_rule::v4_19, modern>(m, a).cpu == 3);
-  REQUIRE(decide<migrate_rule::v5_7, modern>(m, a).cpu == 2);
+  REQUIRE(decide<task_migration_rule::v4_19, modern>(m, a).cpu == 3);
+  REQUIRE(decide<task_migration_rule::v5_7, modern>(m, a).cpu == 2);
 
   // CPU 2 claimed. v4.19: task_numa_compare skips CPU 2, CPU 3 is taken.
   m.claimed = {2};
-  const auto v419 = decide<migrate_rule::v4_19, modern>(m, a);
+  const auto v419 = decide<task_migration_rule::v4_19, modern>(m, a);
   CHECK(v419.kind == migrate_kind::move);
   CHECK(v419.cpu == 3);
   // v5.7: the idle path picks CPU 2 (the node's first idle CPU); task_numa_assign finds it
   // claimed and takes CPU 3, the next idle one, wrapping from 2.
-  const auto v57 = decide<migrate_rule::v5_7, modern>(m, a);
+  const auto v57 = decide<task_migration_rule::v5_7, modern>(m, a);
   CHECK(v57.kind == migrate_kind::move);
   CHECK(v57.cpu == 3);
 
   // Both claimed: no CPU on node 1 can be had; the task sticks (and, in no group, keeps its
   // preferred node).
   m.claimed = {2, 3};
-  for (const auto& d : {decide<migrate_rule::v4_19, modern>(m, a), decide<migrate_rule::v5_7, modern>(m, a),
-                        decide<migrate_rule::v6_0, modern>(m, a)}) {
+  for (const auto& d : {decide<task_migration_rule::v4_19, modern>(m, a), decide<task_migration_rule::v5_7, modern>(m, a),
+                        decide<task_migration_rule::v6_0, modern>(m, a)}) {
     CHECK(d.kind == migrate_kind::stick);
     CHECK(d.cpu == no_cpu);
   }
   // Before v4.19 there was no such guard.
-  CHECK(decide<migrate_rule::v4_1, stacks::linux_4_2>(m, a).cpu == 2);
+  CHECK(decide<task_migration_rule::v4_1, stacks::linux_4_2>(m, a).cpu == 2);
 }
 
 TEST_CASE("a CPU that queues nothing but is not idle is no idle CPU for v5.7's shortcut") {
   // The task on CPU 0 prefers node 1 (CPUs 2, 3), which queues nothing.
   flagged_machine m(generate::fully_connected(2), 2);
   const task_index a = m.add_task(0, {20, 80}, no_group, 1);
-  REQUIRE(decide<migrate_rule::v5_7, modern>(m, a).cpu == 2);
+  REQUIRE(decide<task_migration_rule::v5_7, modern>(m, a).cpu == 2);
   // CPU 2 waking: update_numa_stats offers CPU 3; v5.7 takes it at once.
   m.waking = {2};
-  const auto one = decide<migrate_rule::v5_7, modern>(m, a);
+  const auto one = decide<task_migration_rule::v5_7, modern>(m, a);
   CHECK(one.kind == migrate_kind::move);
   CHECK(one.cpu == 3);
   CHECK(one.improvement == 0);
   // Both waking: no idle CPU is offered, so task_numa_compare runs on each; nothing runs
   // there (current_task is no_task), so a move with moveimp 600 (CPU 2, the first) is taken.
   m.waking = {2, 3};
-  const auto none = decide<migrate_rule::v5_7, modern>(m, a);
+  const auto none = decide<task_migration_rule::v5_7, modern>(m, a);
   CHECK(none.kind == migrate_kind::move);
   CHECK(none.improvement == 600);
 }
@@ -290,22 +290,22 @@ TEST_CASE("v6.0 refuses a swap inside a group while the destination has spare CP
   const group_index g = m.add_group({50, 50});
   const task_index a = m.add_task(0, {20, 80}, g, 1);
   const task_index b = m.add_task(2, {60, 40}, g);
-  const auto v57 = decide<migrate_rule::v5_7, modern>(m, a);
+  const auto v57 = decide<task_migration_rule::v5_7, modern>(m, a);
   CHECK(v57.kind == migrate_kind::swap);
   CHECK(v57.swap_with == b);
   CHECK(v57.improvement == 750);
   CHECK(v57.preferred_after == 1);  // v4.19 settling: where it went
-  const auto v60 = decide<migrate_rule::v6_0, modern>(m, a);
+  const auto v60 = decide<task_migration_rule::v6_0, modern>(m, a);
   CHECK(v60.kind == migrate_kind::stick);
   CHECK(v60.preferred_after == 0);  // nowhere better: the source
   // Two ungrouped tasks count as "the same group" too.
   test_machine u(generate::fully_connected(2), 2);
   const task_index p = u.add_task(0, {20, 80}, no_group, 1);
   u.add_task(2, {60, 40});
-  CHECK(decide<migrate_rule::v6_0, modern>(u, p).kind == migrate_kind::stick);
+  CHECK(decide<task_migration_rule::v6_0, modern>(u, p).kind == migrate_kind::stick);
   // Once the destination is fully busy (CPU 3 taken), the swap is allowed again.
   u.add_task(3, {50, 50});
-  CHECK(decide<migrate_rule::v6_0, modern>(u, p).kind == migrate_kind::swap);
+  CHECK(decide<task_migration_rule::v6_0, modern>(u, p).kind == migrate_kind::swap);
 }
 
 TEST_CASE("a move onto a busy node, allowed by load_too_imbalanced") {
@@ -316,15 +316,15 @@ TEST_CASE("a move onto a busy node, allowed by load_too_imbalanced") {
   const task_index a = m.add_task(0, {20, 80}, no_group, 1);
   m.add_task(0, {50, 50});
   m.add_task(1, {10, 90});
-  for (const auto& d : {decide<migrate_rule::v4_19, modern>(m, a), decide<migrate_rule::v5_7, modern>(m, a),
-                        decide<migrate_rule::v6_0, modern>(m, a)}) {
+  for (const auto& d : {decide<task_migration_rule::v4_19, modern>(m, a), decide<task_migration_rule::v5_7, modern>(m, a),
+                        decide<task_migration_rule::v6_0, modern>(m, a)}) {
     CHECK(d.kind == migrate_kind::move);
     CHECK(d.cpu == 1);
     CHECK(d.improvement == 600);
   }
   // v4.1: the same move is stored as moveimp - 1 = 599 (an idle CPU would win over it); the
   // v3.17 test: 2048*1024*100 - 1024*1024*112 = 88 * 2^20 after, the same before.
-  const auto old = decide<migrate_rule::v4_1, stacks::linux_4_2>(m, a);
+  const auto old = decide<task_migration_rule::v4_1, stacks::linux_4_2>(m, a);
   CHECK(old.kind == migrate_kind::move);
   CHECK(old.cpu == 1);
   CHECK(old.improvement == 599);
@@ -332,7 +332,7 @@ TEST_CASE("a move onto a busy node, allowed by load_too_imbalanced") {
   test_machine e(generate::fully_connected(2), 1);
   const task_index p = e.add_task(0, {20, 80}, no_group, 1);
   e.add_task(1, {10, 90});
-  CHECK(decide<migrate_rule::v4_19, modern>(e, p).kind == migrate_kind::stick);
+  CHECK(decide<task_migration_rule::v4_19, modern>(e, p).kind == migrate_kind::stick);
 }
 
 TEST_CASE("numa_has_capacity gates nodes for the linux-4.1 and linux-4.2 stacks") {
@@ -341,10 +341,10 @@ TEST_CASE("numa_has_capacity gates nodes for the linux-4.1 and linux-4.2 stacks"
   test_machine m(generate::fully_connected(2), 1);
   const task_index a = m.add_task(0, {49, 51}, no_group, 1);
   m.add_task(1, {50, 50});
-  CHECK(decide<migrate_rule::v4_1, stacks::linux_4_1>(m, a).kind == migrate_kind::stick);
-  CHECK(decide<migrate_rule::v4_1, stacks::linux_4_2>(m, a).kind == migrate_kind::swap);
+  CHECK(decide<task_migration_rule::v4_1, stacks::linux_4_1>(m, a).kind == migrate_kind::stick);
+  CHECK(decide<task_migration_rule::v4_1, stacks::linux_4_2>(m, a).kind == migrate_kind::swap);
   // v4.19 has no numa_has_capacity: the stack's capacity policy is not consulted.
-  CHECK(decide<migrate_rule::v4_19, stacks::linux_4_1>(m, a).kind == migrate_kind::stick);  // SMALLIMP
+  CHECK(decide<task_migration_rule::v4_19, stacks::linux_4_1>(m, a).kind == migrate_kind::stick);  // SMALLIMP
 }
 
 TEST_CASE("settling after the walk: the last evaluated node, per stack") {
@@ -359,16 +359,16 @@ TEST_CASE("settling after the walk: the last evaluated node, per stack") {
   const task_index c = m.add_task(2, {0, 0, 100}, g);
   m.forbid(b, 0);
   m.forbid(c, 0);
-  const auto v42 = decide<migrate_rule::v4_1, stacks::linux_4_2>(m, a);
+  const auto v42 = decide<task_migration_rule::v4_1, stacks::linux_4_2>(m, a);
   CHECK(v42.kind == migrate_kind::stick);
   CHECK(v42.last_evaluated == 2);
   CHECK(v42.preferred_after == 2);  // v4.2: judged on the source (active): the last evaluated
   // v4.1 refuses both nodes on capacity (equal loads) but walks the same; v3.15 settling only
   // after a move: unchanged.
-  const auto v41 = decide<migrate_rule::v4_1, stacks::linux_4_1>(m, a);
+  const auto v41 = decide<task_migration_rule::v4_1, stacks::linux_4_1>(m, a);
   CHECK(v41.last_evaluated == 2);
   CHECK(v41.preferred_after == 1);
-  CHECK(decide<migrate_rule::v5_7, modern>(m, a).preferred_after == 0);  // v4.19: the source
+  CHECK(decide<task_migration_rule::v5_7, modern>(m, a).preferred_after == 0);  // v4.19: the source
 }
 
 TEST_CASE("other nodes: the distance is read from the previous destination; a backplane recomputes") {
@@ -386,7 +386,7 @@ TEST_CASE("other nodes: the distance is read from the previous destination; a ba
   // start: taskimp = 300 - 100 = 200; its idle CPU is assigned. Node 3: dist = distance(0, 2)
   // = 30 != env.dist 20, so the source weight becomes 10 * (10 + 20) = 300:
   // taskimp = 10 * (40 + 30) - 300 = 400 >= 200 (v4.19: moveimp >= best_imp), assigned.
-  const auto d = decide_on<migrate_rule::v4_19, modern>(topo, m, a);
+  const auto d = decide_on<task_migration_rule::v4_19, modern>(topo, m, a);
   CHECK(d.kind == migrate_kind::move);
   CHECK(d.cpu == 3);
   CHECK(d.improvement == 400);
@@ -394,7 +394,7 @@ TEST_CASE("other nodes: the distance is read from the previous destination; a ba
   // Node 3 out of the task's affinity: still evaluated (it becomes env.dst_nid), but only
   // node 2's move at 200 remains.
   m.forbid(a, 3);
-  const auto e = decide_on<migrate_rule::v4_19, modern>(topo, m, a);
+  const auto e = decide_on<task_migration_rule::v4_19, modern>(topo, m, a);
   CHECK(e.cpu == 2);
   CHECK(e.improvement == 200);
   CHECK(e.last_evaluated == 3);
@@ -409,29 +409,29 @@ TEST_CASE("v5.18+ walks only nodes with CPUs") {
   m.forbid(b, 0);
   migrate_params online = migrate_params_for(5, 17);
   migrate_params with_cpus = migrate_params_for(5, 18);
-  CHECK(decide<migrate_rule::v5_7, modern>(m, a, online).last_evaluated == 1);
-  CHECK(decide<migrate_rule::v5_7, modern>(m, a, with_cpus).last_evaluated == 2);
-  CHECK(decide<migrate_rule::v5_7, modern>(m, a, with_cpus).kind == migrate_kind::stick);
+  CHECK(decide<task_migration_rule::v5_7, modern>(m, a, online).last_evaluated == 1);
+  CHECK(decide<task_migration_rule::v5_7, modern>(m, a, with_cpus).last_evaluated == 2);
+  CHECK(decide<task_migration_rule::v5_7, modern>(m, a, with_cpus).kind == migrate_kind::stick);
 }
 
 TEST_CASE("nothing to do on the preferred node, or without one") {
   test_machine m(generate::fully_connected(2), 1);
   const task_index a = m.add_task(0, {100, 0}, no_group, 0);
   const task_index b = m.add_task(1, {100, 0});
-  CHECK(decide<migrate_rule::v5_7, modern>(m, a).kind == migrate_kind::stick);
-  const auto d = decide<migrate_rule::v5_7, modern>(m, b);
+  CHECK(decide<task_migration_rule::v5_7, modern>(m, a).kind == migrate_kind::stick);
+  const auto d = decide<task_migration_rule::v5_7, modern>(m, b);
   CHECK(d.kind == migrate_kind::stick);
   CHECK(d.preferred_after == no_node);
   CHECK(d.last_evaluated == no_node);
 }
 
 TEST_CASE("versions map to rules and parameters") {
-  static_assert(migrate_rule_for(4, 18) == migrate_rule::v4_1);
-  static_assert(migrate_rule_for(4, 19) == migrate_rule::v4_19);
-  static_assert(migrate_rule_for(5, 6) == migrate_rule::v4_19);
-  static_assert(migrate_rule_for(5, 7) == migrate_rule::v5_7);
-  static_assert(migrate_rule_for(5, 19) == migrate_rule::v5_7);
-  static_assert(migrate_rule_for(6, 0) == migrate_rule::v6_0);
+  static_assert(migrate_rule_for(4, 18) == task_migration_rule::v4_1);
+  static_assert(migrate_rule_for(4, 19) == task_migration_rule::v4_19);
+  static_assert(migrate_rule_for(5, 6) == task_migration_rule::v4_19);
+  static_assert(migrate_rule_for(5, 7) == task_migration_rule::v5_7);
+  static_assert(migrate_rule_for(5, 19) == task_migration_rule::v5_7);
+  static_assert(migrate_rule_for(6, 0) == task_migration_rule::v6_0);
   static_assert(migrate_params_for(5, 9).imbalance_pct == 112);
   static_assert(migrate_params_for(5, 10).imbalance_pct == 108);
   static_assert(!migrate_params_for(5, 17).cpu_nodes_only);
@@ -439,10 +439,10 @@ TEST_CASE("versions map to rules and parameters") {
   // A stack lists a kernel's migration as a type: its rule and parameters, default-built.
   const kernel_numa_migration<5, 9> v5_9;
   const kernel_numa_migration<6, 1> v6_1;
-  CHECK(v5_9.rule == migrate_rule::v5_7);
+  CHECK(v5_9.rule == task_migration_rule::v5_7);
   CHECK(v5_9.params.imbalance_pct == 112);
   CHECK_FALSE(v5_9.params.cpu_nodes_only);
-  CHECK(v6_1.rule == migrate_rule::v6_0);
+  CHECK(v6_1.rule == task_migration_rule::v6_0);
   CHECK(v6_1.params.imbalance_pct == 108);
   CHECK(v6_1.params.cpu_nodes_only);
 }
