@@ -5,6 +5,7 @@
 // per-CPU readings (load, runnable, util, capacity, numa_migrate_on, idle_cpu).
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <utility>
@@ -121,6 +122,7 @@ class guest_view {
     faults_state faults;
     std::uint64_t load = numaplace::nice_0_load;
     bool pinned = false;  // not a workload thread: a kernel thread or the sampler, taken as pinned
+    bool captured_now = false;  // faults probed at this call (else the task's last known ones)
   };
 
   guest_view(const guest_layout& g, int imb_numa_nr) : g_(g), imb_(imb_numa_nr) {
@@ -148,7 +150,7 @@ class guest_view {
     auto& q = queues_[c];
     q.clear();
     if (curr != no_task && nr > 0) q.push_back(curr);  // with nr 0, curr is about to run or to leave
-    while (q.size() < nr) q.push_back(filler());
+    while (q.size() < nr) q.push_back(filler(c));
     load_[c] = load, runnable_[c] = runnable, util_[c] = util, cap_[c] = cap;
   }
 
@@ -183,11 +185,32 @@ class guest_view {
   void set_idle(cpu_index c, bool idle) { idle_[c] = idle; }
 
  public:
-  // A runnable task the capture does not name (only its count is known): never a candidate.
-  task_index filler() {
+  // A runnable task on CPU c the capture does not name (only its count is known): never a candidate.
+  task_index filler(cpu_index c) {
     task t;
+    t.cpu = c;
     t.pinned = true;
     return add(std::move(t));
+  }
+
+  // The kernel's tasks of one numa_group read one struct; captured at different times, ours may
+  // differ. Every member takes the group faults of a member captured at this call (the first
+  // one added, which is the mover in its group), else of the first member added.
+  void share_group_faults() {
+    std::map<long, std::size_t> source;
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {
+      const long gid = tasks_[i].faults.group;
+      if (gid == 0) continue;
+      auto [it, added] = source.try_emplace(gid, i);
+      if (!added && !tasks_[it->second].captured_now && tasks_[i].captured_now) it->second = i;
+    }
+    for (auto& t : tasks_) {
+      if (t.faults.group == 0) continue;
+      const faults_state& from = tasks_[source.at(t.faults.group)].faults;
+      t.faults.group_mem = from.group_mem;
+      t.faults.group_cpu = from.group_cpu;
+      t.faults.group_total = from.group_total;
+    }
   }
 
  private:

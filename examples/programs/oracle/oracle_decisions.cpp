@@ -46,6 +46,7 @@
 #include <iterator>
 #include <map>
 #include <numaplace/placement.hpp>
+#include <numaplace/policy/check_machine_view.hpp>
 #include <numaplace/policy/preferred_settling.hpp>
 #include <numaplace/policy/task_migration.hpp>
 #include <numaplace/stack.hpp>
@@ -109,8 +110,10 @@ struct workload_result {
   exact weights, node_stats, kind_and_partner;
   std::size_t migrate_sets_by_caller_mismatch = 0, other_curr = 0, stale_candidates = 0, incomplete = 0;
   std::size_t unreadable_curr = 0;  // swap candidates' probe records with a field the kernel could not read
+  std::size_t moved_between_tries = 0;  // calls during which a task the kernel read ran on two CPUs
   std::uint64_t lost = 0;
   std::vector<std::string> placement_misses, migrate_misses;
+  std::vector<std::string> broken_views;  // rebuilt machines that break a machine_view law (not scored)
 };
 
 struct options {
@@ -397,9 +400,8 @@ class decision_oracle {
     return s.str();
   }
 
-  // task_h_load(): a task's load as seen from the root, load_avg * h_load / (cfs load + 1),
-  // where update_cfs_rq_h_load() has set h_load to the cfs_rq's load unless it already did in
-  // this jiffy. Only with --task-h-load (and traces with the h_load fields); else load_avg.
+  // A task's load as task_h_load() gives it (numaplace::task_h_load), from the probed h_load and
+  // its refresh jiffy. Only with --task-h-load (and traces with the h_load fields); else load_avg.
   std::uint64_t h_load(const trace_log& log, const trace_event& cpus, cpu_index c, std::uint64_t load_avg) const {
     const std::string p = "c" + std::to_string(c);
     const auto hload = cpus.find(p + "hload");
@@ -407,8 +409,7 @@ class decision_oracle {
     const auto jiffies = cpus.find("jiffies");
     if (!hload || !updated || !jiffies || !o_.task_h_load) return load_avg;
     const auto cfs = static_cast<std::uint64_t>(log.get(cpus, p + "load"));
-    const auto h = *updated == *jiffies ? static_cast<std::uint64_t>(*hload) : cfs;
-    return load_avg * h / (cfs + 1);
+    return numaplace::task_h_load(load_avg, cfs, static_cast<std::uint64_t>(*hload), *updated == *jiffies);
   }
 
   // A CPU's running task as the view's task: the mover itself, a workload thread with the
@@ -429,7 +430,10 @@ class decision_oracle {
                        cpu_index c, long curr, const faults_state& mover, const std::set<long>& workload,
                        workload_result& res) {
     if (curr == 0) return no_task;  // the idle task
-    if (const auto it = by_pid.find(curr); it != by_pid.end()) return it->second;
+    if (const auto it = by_pid.find(curr); it != by_pid.end()) {
+      if (v.at(it->second).cpu != c) moved_between_tries_ = true;
+      return it->second;
+    }
     guest_view::task t;
     t.pid = curr;
     t.cpu = c;
@@ -438,6 +442,7 @@ class decision_oracle {
       if (probe != tc.curr.end() && log.get(log.events[probe->second], "pid") == curr) {
         const trace_event& e = log.events[probe->second];
         t.faults = captured_faults(log, e, g_, o_.no_groups);
+        t.captured_now = true;
         t.preferred = index_of(log.get(e, "pref"));
         t.load = static_cast<std::uint64_t>(log.get(e, "tload"));
         if (tc.cpus) t.load = h_load(log, log.events[tc.cpus], c, t.load);
@@ -472,6 +477,7 @@ class decision_oracle {
       ++res.incomplete;
       return;
     }
+    moved_between_tries_ = false;
     const trace_event& fc = log.events[first.findcpu];
     const trace_event& out = log.events[outcome];
     const trace_event& ff = log.events[first.findfaults];
@@ -486,6 +492,7 @@ class decision_oracle {
     me.cpu = static_cast<cpu_index>(log.get(fc, "src_cpu"));
     me.preferred = index_of(log.get(fc, "pref"));
     me.faults = captured_faults(log, ff, g_, o_.no_groups);
+    me.captured_now = true;
     me.load = h_load(log, log.events[first.cpus], me.cpu, static_cast<std::uint64_t>(log.get(fc, "tload")));
     by_pid[pid] = v.add(me);
     const auto set_from_cpus = [&](const try_capture& tc, cpu_index c) {
@@ -526,6 +533,17 @@ class decision_oracle {
       if (tc.cpus == 0) continue;
       const trace_event& fe = log.events[tc.findcpu];
       if (const node_index dst = index_of(log.get(fe, "dst_nid")); dst != no_node) set_from_stats(tc, fe, "d", dst);
+    }
+    // A task seen on two CPUs moved between the kernel's tries: no one machine to decide on.
+    if (moved_between_tries_) {
+      ++res.moved_between_tries;
+      return;
+    }
+    v.share_group_faults();
+    // Any other machine that cannot exist is the rebuild's fault, not a prediction to score.
+    if (const view_problem problem = check_machine_view(v)) {
+      res.broken_views.push_back(log.file + ":" + std::to_string(fc.line) + ": " + problem.message);
+      return;
     }
     const task_index t = by_pid[pid];
     const migrate_decision d = pl_.task_migration().decide(v, pl_, t);
@@ -644,6 +662,7 @@ class decision_oracle {
   std::map<std::int64_t, std::string> callers_;
   std::vector<long> cpu_nodes_;  // guest ids of the nodes with CPUs
   std::mt19937 rng_;
+  bool moved_between_tries_ = false;  // this call saw one task on two CPUs
 };
 
 void print_rate(const char* label, const rate& r) {
@@ -692,6 +711,9 @@ int run_with(const options& o, const guest_layout& g) {
       if (r.other_curr) std::printf("  %zu swap candidates were not workload threads (taken as pinned)\n", r.other_curr);
       if (r.stale_candidates)
         std::printf("  %zu swap candidates without a probe of their own (their last known faults)\n", r.stale_candidates);
+      if (r.moved_between_tries)
+        std::printf("  %zu task_numa_migrate calls saw a task on two CPUs (it moved between tries; not scored)\n",
+                    r.moved_between_tries);
       if (r.incomplete) std::printf("  %zu task_numa_migrate calls captured incompletely (not scored)\n", r.incomplete);
       if (r.unreadable_curr)
         std::printf("  %zu swap candidates' probe records had a field the kernel could not read (left out)\n",
@@ -701,6 +723,8 @@ int run_with(const options& o, const guest_layout& g) {
                     r.migrate_sets_by_caller_mismatch);
       for (const auto& m : r.placement_misses) std::printf("  placement miss: %s\n", m.c_str());
       for (const auto& m : r.migrate_misses) std::printf("  migrate miss: %s\n", m.c_str());
+      for (const auto& m : r.broken_views) std::printf("  rebuilt machine breaks a law: %s\n", m.c_str());
+      if (!r.broken_views.empty()) status = 1;
       for (auto* sum : {&all, &by_workload[r.name]}) {
         sum->placement.add(r.placement);
         sum->placement_grouped.add(r.placement_grouped);
