@@ -191,17 +191,17 @@ planned_sweep build_presets(const sim_request& rq) {
 }
 
 // The report without runs: every preset, experiment, stack and claim as the sweep has them.
-sim_report report_frame(const sim_request& rq, const planned_sweep& sweep) {
-  sim_report report;
+sim::sweep_report report_frame(const sim_request& rq, const planned_sweep& sweep) {
+  sim::sweep_report report;
   report.shard = rq.shard;
   report.shards = rq.shards;
   report.all_presets = std::find(rq.presets.begin(), rq.presets.end(), "all") != rq.presets.end();
   for (std::size_t pi = 0; pi < sweep.presets.size(); ++pi) {
     const auto& p = sweep.presets[pi];
-    sim_preset_result pr{p.name, p.title, {}, {}};
+    sim::preset_runs pr{p.name, p.title, {}, {}};
     for (std::size_t x = 0; x < p.experiments.size(); ++x) {
       const auto& e = p.experiments[x];
-      sim_experiment_result er{e.name,
+      sim::experiment_runs er{e.name,
                                is_custom(rq) ? rq.machine_source : machine_label(e.topology),
                                describe_workload(e.load),
                                e.topology,
@@ -217,7 +217,7 @@ sim_report report_frame(const sim_request& rq, const planned_sweep& sweep) {
     }
     const auto stddevs = reported_stddevs().find(p.name);
     for (const auto& c : p.claims) {
-      sim_claim sc{c.experiment, c.baseline, c.variant, c.measure == sim::seed_claim::metric::elapsed,
+      sim::sweep_claim sc{c.experiment, c.baseline, c.variant, c.measure == sim::seed_claim::metric::elapsed,
                    c.reported_baseline, c.reported_variant, c.note, std::nullopt, std::nullopt};
       if (stddevs != reported_stddevs().end()) {
         if (auto b = stddevs->second.find(c.baseline); b != stddevs->second.end()) sc.reported_baseline_stddev = b->second;
@@ -231,7 +231,7 @@ sim_report report_frame(const sim_request& rq, const planned_sweep& sweep) {
 }
 
 // Each scaled assumption is one the model has, scaled once, by a factor in range.
-void check_assumptions(const std::vector<sim_assumption>& request) {
+void check_assumptions(const std::vector<sim::scaled_assumption>& request) {
   for (std::size_t i = 0; i < request.size(); ++i) {
     const auto& a = request[i];
     if (sim::find_assumption(a.name) == nullptr) {
@@ -252,8 +252,8 @@ void check_assumptions(const std::vector<sim_assumption>& request) {
 
 // Scales the request's assumptions in every experiment, and notes in the report which of them
 // each experiment has. One that no experiment has changed nothing: said on stderr.
-void apply_assumptions(const std::vector<sim_assumption>& request, std::vector<sim::seed_preset>& presets,
-                       sim_report& report) {
+void apply_assumptions(const std::vector<sim::scaled_assumption>& request, std::vector<sim::seed_preset>& presets,
+                       sim::sweep_report& report) {
   report.assumptions = request;
   if (request.empty()) return;
   std::vector<sim::assumption_scaling> scalings;
@@ -329,7 +329,7 @@ std::vector<std::pair<std::string, std::string>> sim_assumption_names() {
   return names;
 }
 
-sim_report run_simulations(const sim_request& rq) {
+sim::sweep_report run_simulations(const sim_request& rq) {
   if (rq.shards == 0 || rq.shard >= rq.shards) {
     throw usage_error(fmt::format("--shard {}/{}: k must be below n", rq.shard, rq.shards));
   }
@@ -340,7 +340,7 @@ sim_report run_simulations(const sim_request& rq) {
   planned_sweep sweep = build_presets(rq);
   std::vector<sim::seed_preset>& presets = sweep.presets;
   // The report's frame first: the costs are described before scaling makes derived ones concrete.
-  sim_report report = report_frame(rq, sweep);
+  sim::sweep_report report = report_frame(rq, sweep);
   apply_assumptions(rq.assumptions, presets, report);
 
   const std::vector<sim::sweep_run> jobs = sim::sweep_runs(presets, rq.shard, rq.shards);

@@ -47,7 +47,7 @@ struct sim_request {
   /// What the sweep may use before it is refused (sim --max-memory, --max-cpu-hours).
   numaplace::sim::sweep_budget budget;
   /// Assumed constants scaled in every experiment (numaplace::sim::assumptions), in order.
-  std::vector<sim_assumption> assumptions;
+  std::vector<numaplace::sim::scaled_assumption> assumptions;
 };
 
 /// Every name --stacks accepts.
@@ -59,6 +59,6 @@ std::vector<std::pair<std::string, std::string>> sim_assumption_names();
 
 /// Checks the request, runs it, and gathers the results. Throws usage_error for bad requests
 /// before anything runs.
-sim_report run_simulations(const sim_request& request);
+numaplace::sim::sweep_report run_simulations(const sim_request& request);
 
 }  // namespace numaplace_cli
