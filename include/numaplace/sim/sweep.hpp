@@ -1,8 +1,11 @@
 #pragma once
 // A sweep: every run of every stack of every experiment, spread over threads and gathered into
-// a sweep_report (sweep_report.hpp). Each run is one experiment of one stack and one run, whose
-// seed is the experiment's seed + run, exactly as run_experiment numbers them; results go to
-// their run's slot, so the report does not depend on the number of threads. With
+// a sweep_report (sweep_report.hpp). Each run is run_experiment of one stack alone and one run,
+// whose seed is the experiment's seed + run, as run_experiment numbers them; results go to
+// their run's slot, so the report does not depend on the number of threads. Alone, a baseline
+// (no-balancing, ...) runs the default stack's kernel (baseline_kernel_of), not that of the
+// experiment's first other stack as run_experiment of all its stacks would: numaplace sim's
+// results have always been these. With
 // NUMAPLACE_SIM_COMPILED_STACKS the engines come from the registry (compiled_stacks.hpp);
 // without it they are instantiated here, as experiment.hpp does.
 
