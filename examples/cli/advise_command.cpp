@@ -129,8 +129,8 @@ class advise_command final : public command {
     return s;
   }
 
-  static void check_fits(const numaplace::dynamic_topology& t, const numaplace::node_supply& s, const numaplace::job_demand& d,
-                         const std::string& text, const std::string& source) {
+  static void check_fits(const numaplace::dynamic_topology& t, const numaplace::node_supply& s,
+                         const numaplace::job_demand& d, const std::string& text, const std::string& source) {
     std::size_t cpus = 0;
     std::uint64_t total = 0;
     for (node_index i = 0; i < t.node_count(); ++i) {
