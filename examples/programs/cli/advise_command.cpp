@@ -1,34 +1,11 @@
 #include "advise_command.hpp"
 
-// numad's rule (numad 0.5, numad.c: pick_numa_nodes and combined_value_of_weighted_resources,
-// fed by update_nodes), for a request of C CPUs and M MB:
-//  - available memory of a node is MemFree plus Inactive(file) from nodeN/meminfo (-C 1, the
-//    default); available CPU is the node's idle time between two /proc/stat samples taken 2 s
-//    apart, in hundredths of a CPU (so -w 4 asks for 400).
-//  - each node gets a magnitude (10 * memory needed + 4 * memory in excess) * (6 * CPU needed +
-//    1 * CPU in excess); the nodes wanted at least are max(ceil(M / MemTotal of node 0),
-//    ceil(C / CPUs of node 0)).
-//  - every node is tried as a centre: the others sorted by distance from it, ties to the larger
-//    magnitude; its score is the sum of magnitude / distance^2 over the first "at least" nodes.
-//    The best centre wins (the lowest index on a tie).
-//  - from that centre, in the same order, nodes are taken one by one, each giving its memory
-//    less a 100 MB margin and its idle CPU, until memory, CPUs and the node count are met (or
-//    every node is taken).
-//  - the answer is a node list in the kernel's list form, "0-1,4".
-//
-// numaplace's rule: the same demand met circle by circle around the best centre, in the
-// scheduler's distance circles (every node at one distance joins together, as the kernel's
-// sched_init_numa levels do), never node by node:
-//  - memory: MemFree of each node's meminfo when the machine is a sysfs tree (this machine,
-//    --sysfs), the "free:" lines of a numactl dump given as --file; any other machine file or
-//    preset has no free figure, so its node sizes count.
-//  - CPUs: every CPU the node lists, idle or not. The advice says where a job of this shape
-//    fits; numad's 2-second idle sample makes the answer depend on what else ran in those 2 s,
-//    and a machine file has no idle time at all. Spreading around busy CPUs is the scheduler's
-//    job once the job runs.
-//  - best centre: the one whose circles meet the demand with the fewest nodes, then the nearest
-//    outermost circle, then the most free memory, then the most CPUs, then the lowest node id.
-//  - no margin is held back: MemFree is already what the kernel would hand out before reclaim.
+// `numaplace advise -w NCPUS[:MB]`: numad's question, answered by the library's rule
+// (numaplace/topology/job_nodes.hpp, which says how it differs from numad's). The command
+// says where each node's free memory comes from:
+//  - MemFree of each node's meminfo when the machine is a sysfs tree (this machine, --sysfs),
+//    the "free:" lines of a numactl dump given as --file; any other machine file or preset has
+//    no free figure, so its node sizes count.
 // examples/programs/balancer/guest-session asks both in the 8-node guest; there numad's 100 MB margin
 // per node (most of a 128 MiB node) makes it answer every node where numaplace gives a pair or
 // a quad, and the two agree once a node's free memory covers numad's demand plus margin.
@@ -42,14 +19,13 @@
 #include <limits>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include <numaplace/adapters/openmp_places.hpp>
-#include <numaplace/topology/neighbour_circles.hpp>
+#include <numaplace/topology/job_demand.hpp>
+#include <numaplace/topology/job_nodes.hpp>
 #include <numaplace/topology/node_meminfo.hpp>
 
-#include "advise_demand.hpp"
 #include "cpu_ranges.hpp"
 #include "exit_codes.hpp"
 #include "topology_source.hpp"
@@ -59,56 +35,16 @@ namespace numaplace_cli {
 namespace {
 
 using numaplace::node_index;
-using numaplace::neighbour_circles;
-using circle = numaplace::neighbour_circle;
 
 constexpr std::uint64_t mib = 1024 * 1024;
 
-// Memory sums saturate: two nodes of 2^64-1 bytes are "more than any demand", never a wrapped
-// few MiB.
-constexpr std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept {
-  return b > std::numeric_limits<std::uint64_t>::max() - a ? std::numeric_limits<std::uint64_t>::max() : a + b;
-}
-
-// What each node offers a new job, by dense index.
-struct supply {
-  std::vector<std::size_t> cpus;
-  std::vector<std::uint64_t> free_bytes;
-  bool memory_known = false;
-  std::string memory_source;  ///< "MemFree", "MemTotal"
-};
-
-// The set around one centre, and how it ranks.
-struct candidate {
-  std::vector<node_index> nodes;  ///< circle order from the centre
-  numaplace::distance_t reach = 0;
-  std::uint64_t free_bytes = 0;
-  std::size_t cpus = 0;
-  bool enough = false;
-
-  // Smaller is better.
-  auto rank() const {
-    return std::make_tuple(!enough, nodes.size(), reach, ~free_bytes, ~cpus, nodes.empty() ? 0u : nodes.front());
+// "-w TEXT: ...": the library's complaint about the demand, as a usage error.
+numaplace::job_demand parse_demand(const std::string& text) {
+  try {
+    return numaplace::parse_job_demand(text);
+  } catch (const std::invalid_argument& bad) {
+    throw usage_error(std::string("-w ") + bad.what());
   }
-};
-
-candidate widen_from(const numaplace::dynamic_topology& t, const supply& s, node_index centre, const demand& d) {
-  candidate c;
-  for (const circle& ring : neighbour_circles(t, centre)) {
-    for (const numaplace::node_id id : ring.nodes) {
-      const node_index i = *t.index_of(id);
-      c.nodes.push_back(i);
-      c.cpus += s.cpus[i];
-      c.free_bytes = saturating_add(c.free_bytes, s.free_bytes[i]);
-    }
-    c.reach = ring.distance;
-    const bool memory_met = !d.mib || !s.memory_known || c.free_bytes / mib >= *d.mib;  // in MiB: *d.mib * mib may wrap
-    if (c.cpus >= d.cpus && memory_met) {
-      c.enough = true;
-      break;
-    }
-  }
-  return c;
 }
 
 class advise_command final : public command {
@@ -136,25 +72,21 @@ class advise_command final : public command {
       print_presets();
       return exit_ok;
     }
-    const demand d = parse_demand(want_);
+    const numaplace::job_demand d = parse_demand(want_);
     const loaded_topology loaded = source_.load();
     const numaplace::dynamic_topology& t = loaded.topology;
-    const supply s = supply_of(loaded);
+    const numaplace::node_supply s = supply_of(loaded);
     check_fits(t, s, d, want_, loaded.source);
 
-    std::optional<candidate> best;
-    for (node_index centre = 0; centre < t.node_count(); ++centre) {
-      candidate c = widen_from(t, s, centre, d);
-      if (!best || c.rank() < best->rank()) best = std::move(c);
-    }
-    if (!best->enough) {
+    const numaplace::job_nodes best = numaplace::choose_job_nodes(t, s, d);
+    if (!best.enough) {
       fmt::print(stderr, "note: {} MiB free on all nodes together is less than the {} MiB asked for; advising every node\n",
-                 best->free_bytes / mib, *d.mib);
+                 best.free_bytes / mib, *d.mib);
     }
     if (d.mib && !s.memory_known) {
       fmt::print(stderr, "note: {} gives no node memory sizes; the {} MB are not counted\n", loaded.source, *d.mib);
     }
-    print_advice(t, best->nodes);
+    print_advice(t, best.nodes);
     return exit_ok;
   }
 
@@ -178,12 +110,11 @@ class advise_command final : public command {
   // Free memory: MemFree where the machine is a sysfs tree (this one, --sysfs), a numactl
   // dump's "free:" lines where it gives them; any other source describes a machine whose free
   // memory is unknown, so its node sizes count.
-  supply supply_of(const loaded_topology& loaded) const {
+  numaplace::node_supply supply_of(const loaded_topology& loaded) const {
     const numaplace::dynamic_topology& t = loaded.topology;
-    supply s;
+    numaplace::node_supply s;
     const auto root = sysfs_root(t);
     const bool dump_says = !root && !loaded.free_bytes.empty();
-    s.memory_source = root ? "MemFree" : dump_says ? "the free: lines" : "MemTotal";
     for (node_index i = 0; i < t.node_count(); ++i) {
       s.cpus.push_back(t.cpus(i).size());
       std::uint64_t bytes = 0;
@@ -198,13 +129,14 @@ class advise_command final : public command {
     return s;
   }
 
-  static void check_fits(const numaplace::dynamic_topology& t, const supply& s, const demand& d,
-                         const std::string& text, const std::string& source) {
+  static void check_fits(const numaplace::dynamic_topology& t, const numaplace::node_supply& s,
+                         const numaplace::job_demand& d, const std::string& text, const std::string& source) {
     std::size_t cpus = 0;
     std::uint64_t total = 0;
     for (node_index i = 0; i < t.node_count(); ++i) {
       cpus += s.cpus[i];
-      if (t.has_memory(i)) total = saturating_add(total, t.memory_bytes(i));
+      // Saturating: a sysfs tree may claim nodes of nearly 2^64 bytes each.
+      if (t.has_memory(i)) total += std::min(t.memory_bytes(i), std::numeric_limits<std::uint64_t>::max() - total);
     }
     if (d.cpus > cpus) {
       throw usage_error(fmt::format("-w {}: asks for {} CPUs but {} has {}", text, d.cpus, source, cpus));

@@ -32,6 +32,8 @@
 
 namespace numaplace_cli {
 
+namespace sim = numaplace::sim;
+
 namespace {
 
 using numaplace::formats::experiment_config;
@@ -48,7 +50,7 @@ experiment_config read_experiment_config(const std::string& path, const std::vec
 
 // The --json reports at `paths`, each read as read_input() reads (at most max_report_bytes),
 // merged into one.
-sim_report merge_sim_report_files(const std::vector<std::string>& paths) {
+sim::sweep_report merge_sim_report_files(const std::vector<std::string>& paths) {
   std::vector<numaplace::formats::report_part> parts;
   for (const auto& path : paths) parts.push_back({path, read_input(path, "a numaplace sim --json report", max_report_bytes)});
   return numaplace::formats::merge_sim_reports(parts);
@@ -73,7 +75,7 @@ std::pair<unsigned, unsigned> parse_shard(const std::string& s) {
 
 // "NAME=FACTOR", the factor a plain number; whether the name and factor are valid is
 // run_simulations' to say.
-sim_assumption parse_assumption(const std::string& spec) {
+sim::scaled_assumption parse_assumption(const std::string& spec) {
   const auto eq = spec.rfind('=');
   if (eq == std::string::npos || eq == 0) {
     throw usage_error(
@@ -269,7 +271,7 @@ class sim_command final : public command {
     if (max_cpu_hours_) rq.budget.max_cpu_seconds = *max_cpu_hours_ * 3600;
     if (plot_dir_) require_gnuplot();  // before a long sweep, not after
 
-    sim_report report = merge_->count() > 0 ? merge_sim_report_files(merge_paths_) : run_simulations(rq);
+    sim::sweep_report report = merge_->count() > 0 ? merge_sim_report_files(merge_paths_) : run_simulations(rq);
     if (request && json_) report.request = request_of(*request, *machine, rq);  // merged parts keep theirs
     if (json_) {
       fmt::print("{}\n", numaplace::formats::sim_report_json(report, timeline_).dump(2));
@@ -325,7 +327,7 @@ class sim_command final : public command {
     return config;
   }
 
-  // A custom run's request (sim_report::request): what decides its results, so that --merge
+  // A custom run's request (sim::sweep_report::request): what decides its results, so that --merge
   // can tell a part of another experiment; the worker threads and where files were do not.
   std::string request_of(const experiment_config& requested, const loaded_topology& machine, const sim_request& rq) const {
     nlohmann::ordered_json config = experiment_config_json(written_config(requested, &machine));

@@ -8,11 +8,13 @@
 
 namespace numaplace_cli {
 
+namespace sim = numaplace::sim;
+
 using numaplace::dynamic_topology;
 using numaplace::node_id;
 using numaplace::node_index;
 
-std::string scaled_text(const std::vector<sim_assumption>& scaled) {
+std::string scaled_text(const std::vector<sim::scaled_assumption>& scaled) {
   std::string out;
   for (const auto& a : scaled) out += fmt::format("{}{} x{}", out.empty() ? "" : ", ", a.name, a.factor);
   return out;
@@ -45,7 +47,7 @@ std::string node_list(const std::vector<node_id>& ids) {
 
 std::string describe_node_groups(const dynamic_topology& t) {
   std::string out;
-  for (const auto& g : node_groups(t)) {
+  for (const auto& g : sim::node_groups(t)) {
     std::vector<node_id> ids;
     for (node_index i : g) ids.push_back(t.id_of(i));
     std::sort(ids.begin(), ids.end());

@@ -7,6 +7,8 @@
 
 namespace numaplace_cli {
 
+namespace sim = numaplace::sim;
+
 namespace {
 
 // RFC 4180: quote a field holding a comma, a quote or a line break.
@@ -25,7 +27,7 @@ std::string csv_nodes(const std::vector<numaplace::node_id>& ids) {
 
 }  // namespace
 
-void print_sim_csv(const sim_report& r) {
+void print_sim_csv(const sim::sweep_report& r) {
   fmt::print(
       "preset,experiment,stack,run,seed,group,throughput,elapsed_seconds,local_fraction,task_migrations,"
       "page_migrations,balancer_seconds,converged_seconds,memory_nodes,task_nodes,memory_in_one_node_group\n");
@@ -37,8 +39,8 @@ void print_sim_csv(const sim_report& r) {
             fmt::print("{},{},{},{},{},{},{:.2f},{:.3f},{:.4f},{},{},{:.3f},{:.1f},{},{},{}\n", csv_field(p.name),
                        csv_field(e.name), csv_field(s.stack), s.run_index[i], s.run_seed[i], csv_field(g.name),
                        g.throughput, g.elapsed_seconds, g.local_fraction, g.task_migrations, g.page_migrations,
-                       g.balancer_seconds, g.converged_seconds, csv_nodes(g.memory_nodes), csv_nodes(task_nodes(g, e.topology)),
-                       within_one_node_group(e.topology, g.memory_nodes) ? 1 : 0);
+                       g.balancer_seconds, g.converged_seconds, csv_nodes(g.memory_nodes), csv_nodes(sim::task_nodes(g, e.topology)),
+                       sim::within_one_node_group(e.topology, g.memory_nodes) ? 1 : 0);
           }
         }
       }

@@ -6,6 +6,6 @@
 namespace numaplace_cli {
 
 /// One CSV row per (experiment, stack, run, group), after a header row.
-void print_sim_csv(const sim_report& r);
+void print_sim_csv(const numaplace::sim::sweep_report& r);
 
 }  // namespace numaplace_cli

@@ -17,6 +17,8 @@
 
 namespace numaplace_cli {
 
+namespace sim = numaplace::sim;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -91,7 +93,7 @@ void require_gnuplot() {
   }
 }
 
-std::vector<std::string> write_sim_plots(const sim_report& r, const std::string& dir) {
+std::vector<std::string> write_sim_plots(const sim::sweep_report& r, const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) {
@@ -110,7 +112,7 @@ std::vector<std::string> write_sim_plots(const sim_report& r, const std::string&
         dat.print("# stack index, name, mean, standard deviation of {} per group over runs\n",
                   e.elapsed ? "elapsed seconds" : "throughput (ops/s)");
         for (std::size_t i = 0; i < e.stacks.size(); ++i) {
-          const stack_stats st = stats_of(e, e.stacks[i]);
+          const sim::stack_stats st = sim::stats_of(e, e.stacks[i]);
           dat.print("{} \"{}\" {:.6f} {:.6f}\n", i, e.stacks[i].stack, st.metric.mean, st.metric.stddev);
         }
         dat.close();

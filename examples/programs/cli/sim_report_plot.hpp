@@ -15,6 +15,6 @@ void require_gnuplot();
 
 /// Writes the data and DIR/plots.gp, runs gnuplot in DIR, and returns the PNGs' paths. Throws
 /// std::runtime_error when DIR cannot be written or gnuplot fails.
-std::vector<std::string> write_sim_plots(const sim_report& r, const std::string& dir);
+std::vector<std::string> write_sim_plots(const numaplace::sim::sweep_report& r, const std::string& dir);
 
 }  // namespace numaplace_cli

@@ -9,6 +9,8 @@
 
 namespace numaplace_cli {
 
+namespace sim = numaplace::sim;
+
 namespace {
 
 constexpr std::size_t per_run_limit = 20;  // seed 000 lists 10 runs x 2 JVMs
@@ -18,7 +20,7 @@ std::string value(double v, bool elapsed) { return elapsed ? fmt::format("{:.2f}
 std::string signed_percent(double p) { return fmt::format("{:+.1f} %", p); }
 
 // "95 % CI +1.1 .. +4.7 %, Welch, 10 runs each"
-std::string interval_text(const stack_comparison& c) {
+std::string interval_text(const sim::stack_comparison& c) {
   const auto count = [](std::size_t n) { return fmt::format("{} run{}", n, n == 1 ? "" : "s"); };
   const std::string runs = c.baseline_runs == c.variant_runs
                                ? count(c.baseline_runs) + " each"
@@ -27,7 +29,7 @@ std::string interval_text(const stack_comparison& c) {
   return fmt::format("95 % CI {:+.1f} .. {:+.1f} %, Welch, {}", c.gain.low, c.gain.high, runs);
 }
 
-void print_runs(const sim_experiment_result& e, const sim_stack_result& s) {
+void print_runs(const sim::experiment_runs& e, const sim::stack_runs& s) {
   std::size_t name_width = 0;
   for (const auto& run : s.runs) {
     for (const auto& g : run.groups) name_width = std::max(name_width, g.name.size() + 1);
@@ -40,20 +42,20 @@ void print_runs(const sim_experiment_result& e, const sim_stack_result& s) {
       fmt::print("  run {:<{}}  {:<{}} {}  memory on nodes {}  tasks on {}  local {:.2f}  converged {:.0f} s  moves {} "
                  "task / {} page  balancer {:.2f} s\n",
                  s.run_index[i], run_width, g.name + ":", name_width, what, node_list(g.memory_nodes),
-                 node_list(task_nodes(g, e.topology)), g.local_fraction, g.converged_seconds, g.task_migrations,
+                 node_list(sim::task_nodes(g, e.topology)), g.local_fraction, g.converged_seconds, g.task_migrations,
                  g.page_migrations, g.balancer_seconds);
     }
   }
 }
 
-void print_table(const sim_experiment_result& e) {
+void print_table(const sim::experiment_runs& e) {
   std::size_t w = 5;
   for (const auto& s : e.stacks) w = std::max(w, s.stack.size());
   const char* unit = e.elapsed ? "elapsed s" : "ops/s";
   fmt::print("  {:<{}}  {:>6}  {:>12}  {:>10}  {:>12}  {:>12}  {:>12}  {:>5}  {:>6}  {}\n", "stack", w, "groups",
              fmt::format("mean {}", unit), "stddev", "min", "max", "hmean", "local", "conv s", "one node group");
   for (const auto& s : e.stacks) {
-    const stack_stats st = stats_of(e, s);
+    const sim::stack_stats st = sim::stats_of(e, s);
     if (st.groups == 0) {
       fmt::print("  {:<{}}  {:>6}  (no runs in this shard)\n", s.stack, w, 0);
       continue;
@@ -67,7 +69,7 @@ void print_table(const sim_experiment_result& e) {
 // Without claims, each later stack against the first, so every comparison has an interval.
 // Whether every settle of memory demand and speed reached its fixed point: a run where one
 // did not is reported, not hidden.
-void print_settles(const sim_experiment_result& e) {
+void print_settles(const sim::experiment_runs& e) {
   numaplace::sim::settle_stats all;
   for (const auto& s : e.stacks) {
     for (const auto& run : s.runs) {
@@ -91,7 +93,7 @@ void print_settles(const sim_experiment_result& e) {
 }
 
 // What full nodes did, over every run; nothing when no node filled.
-void print_full_nodes(const sim_experiment_result& e) {
+void print_full_nodes(const sim::experiment_runs& e) {
   numaplace::sim::full_node_stats all;
   for (const auto& s : e.stacks) {
     for (const auto& run : s.runs) {
@@ -105,19 +107,19 @@ void print_full_nodes(const sim_experiment_result& e) {
              all.fell_back, all.migrations_refused);
 }
 
-void print_comparisons(const sim_experiment_result& e) {
+void print_comparisons(const sim::experiment_runs& e) {
   if (e.stacks.size() < 2) return;
-  const auto first = run_samples(e, e.stacks.front());
+  const auto first = sim::run_samples(e, e.stacks.front());
   fmt::print("\n");
   for (std::size_t i = 1; i < e.stacks.size(); ++i) {
-    const stack_comparison c = compare_runs(first, run_samples(e, e.stacks[i]), e.elapsed);
+    const sim::stack_comparison c = sim::compare_runs(first, sim::run_samples(e, e.stacks[i]), e.elapsed);
     fmt::print("  {} vs {}: {} ({}): {}\n", e.stacks[i].stack, e.stacks.front().stack, signed_percent(c.gain.difference),
-               interval_text(c), comparison_verdict(c));
+               interval_text(c), sim::comparison_verdict(c));
   }
 }
 
-std::string claim_line(const sim_preset_result& p, const sim_claim& c) {
-  const claim_outcome o = evaluate_claim(p, c);
+std::string claim_line(const sim::preset_runs& p, const sim::sweep_claim& c) {
+  const sim::claim_outcome o = sim::evaluate_claim(p, c);
   std::string line = fmt::format("seed reported: {} vs {} {} ({} -> {});  ", c.variant, c.baseline,
                                  signed_percent(o.reported_gain), value(c.reported_baseline, c.elapsed),
                                  value(c.reported_variant, c.elapsed));
@@ -136,7 +138,7 @@ std::string claim_line(const sim_preset_result& p, const sim_claim& c) {
 
 }  // namespace
 
-void print_sim_text(const sim_report& r, bool per_run) {
+void print_sim_text(const sim::sweep_report& r, bool per_run) {
   std::vector<std::pair<std::string, std::string>> recap;
   const std::string scaled = scaled_text(r.assumptions);
   if (!scaled.empty()) {

@@ -9,6 +9,6 @@ namespace numaplace_cli {
 
 /// Prints `r` on stdout. Runs are listed when `per_run`, or (single preset or custom run) when a
 /// stack has at most 20 group results, as seed 000 lists its 20 JVM results.
-void print_sim_text(const sim_report& r, bool per_run);
+void print_sim_text(const numaplace::sim::sweep_report& r, bool per_run);
 
 }  // namespace numaplace_cli

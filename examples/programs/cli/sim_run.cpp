@@ -5,22 +5,19 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <exception>
 #include <map>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include <numaplace/sim/assumptions.hpp>
 #include <numaplace/sim/binding.hpp>
 #include <numaplace/sim/experiment.hpp>
-#include <numaplace/sim/memory_load.hpp>
+#include <numaplace/sim/run_budget.hpp>
 #include <numaplace/sim/seed_presets.hpp>
+#include <numaplace/sim/sweep.hpp>
 #include <numaplace/topology/presets.hpp>
 
 #include "exit_codes.hpp"
@@ -194,17 +191,17 @@ planned_sweep build_presets(const sim_request& rq) {
 }
 
 // The report without runs: every preset, experiment, stack and claim as the sweep has them.
-sim_report report_frame(const sim_request& rq, const planned_sweep& sweep) {
-  sim_report report;
+sim::sweep_report report_frame(const sim_request& rq, const planned_sweep& sweep) {
+  sim::sweep_report report;
   report.shard = rq.shard;
   report.shards = rq.shards;
   report.all_presets = std::find(rq.presets.begin(), rq.presets.end(), "all") != rq.presets.end();
   for (std::size_t pi = 0; pi < sweep.presets.size(); ++pi) {
     const auto& p = sweep.presets[pi];
-    sim_preset_result pr{p.name, p.title, {}, {}};
+    sim::preset_runs pr{p.name, p.title, {}, {}};
     for (std::size_t x = 0; x < p.experiments.size(); ++x) {
       const auto& e = p.experiments[x];
-      sim_experiment_result er{e.name,
+      sim::experiment_runs er{e.name,
                                is_custom(rq) ? rq.machine_source : machine_label(e.topology),
                                describe_workload(e.load),
                                e.topology,
@@ -220,7 +217,7 @@ sim_report report_frame(const sim_request& rq, const planned_sweep& sweep) {
     }
     const auto stddevs = reported_stddevs().find(p.name);
     for (const auto& c : p.claims) {
-      sim_claim sc{c.experiment, c.baseline, c.variant, c.measure == sim::seed_claim::metric::elapsed,
+      sim::sweep_claim sc{c.experiment, c.baseline, c.variant, c.measure == sim::seed_claim::metric::elapsed,
                    c.reported_baseline, c.reported_variant, c.note, std::nullopt, std::nullopt};
       if (stddevs != reported_stddevs().end()) {
         if (auto b = stddevs->second.find(c.baseline); b != stddevs->second.end()) sc.reported_baseline_stddev = b->second;
@@ -234,7 +231,7 @@ sim_report report_frame(const sim_request& rq, const planned_sweep& sweep) {
 }
 
 // Each scaled assumption is one the model has, scaled once, by a factor in range.
-void check_assumptions(const std::vector<sim_assumption>& request) {
+void check_assumptions(const std::vector<sim::scaled_assumption>& request) {
   for (std::size_t i = 0; i < request.size(); ++i) {
     const auto& a = request[i];
     if (sim::find_assumption(a.name) == nullptr) {
@@ -255,8 +252,8 @@ void check_assumptions(const std::vector<sim_assumption>& request) {
 
 // Scales the request's assumptions in every experiment, and notes in the report which of them
 // each experiment has. One that no experiment has changed nothing: said on stderr.
-void apply_assumptions(const std::vector<sim_assumption>& request, std::vector<sim::seed_preset>& presets,
-                       sim_report& report) {
+void apply_assumptions(const std::vector<sim::scaled_assumption>& request, std::vector<sim::seed_preset>& presets,
+                       sim::sweep_report& report) {
   report.assumptions = request;
   if (request.empty()) return;
   std::vector<sim::assumption_scaling> scalings;
@@ -286,42 +283,8 @@ void apply_assumptions(const std::vector<sim_assumption>& request, std::vector<s
   }
 }
 
-struct job {
-  std::size_t preset, experiment, stack;
-  unsigned run;
-};
-
 // A sweep estimated to take longer than this says so before it starts, even without --progress.
 constexpr double long_sweep_seconds = 60;
-
-// One run's size as the budget counts it.
-run_size size_of(const sim::experiment& e) {
-  run_size r;
-  for (const auto& p : e.load.processes) {
-    r.tasks += p.threads.size();
-    for (const auto& region : p.regions) r.chunks += region.chunks;
-  }
-  r.nodes = e.topology.node_count();
-  for (numaplace::node_index i = 0; i < e.topology.node_count(); ++i) {
-    if (e.topology.has_cpu(i)) r.cpus += e.topology.cpus(i).empty() ? e.machine.default_cpus_per_node : e.topology.cpus(i).size();
-  }
-  // Work-bound runs end when the work is done: at most three times the work's time on a
-  // machine whose every CPU is busy (remote memory at SLIT 30 runs three times slower); the
-  // simulated seconds are only their cap.
-  r.seconds = e.load.seconds;
-  const double waves = std::ceil(static_cast<double>(r.tasks) / static_cast<double>(std::max<std::uint64_t>(1, r.cpus)));
-  if (e.load.report_elapsed) {
-    // A thread's work in time: what SLIT-derived costs assume per core (from_slit's
-    // defaults) when nobody measured the machine.
-    const sim::machine_costs per_core = e.hardware ? *e.hardware : sim::machine_costs{};
-    double work_ms = 0;
-    for (const auto& p : e.load.processes) {
-      if (p.jobs == 0) work_ms = std::max(work_ms, sim::thread_work_ms(p, per_core, e.load.work_per_thread_ms));
-    }
-    if (work_ms > 0) r.seconds = std::min(r.seconds, 3 * work_ms / 1000 * waves);
-  }
-  return r;
-}
 
 // "[3/20] ..." per finished run, with the time left at the pace so far.
 class progress_meter {
@@ -366,7 +329,7 @@ std::vector<std::pair<std::string, std::string>> sim_assumption_names() {
   return names;
 }
 
-sim_report run_simulations(const sim_request& rq) {
+sim::sweep_report run_simulations(const sim_request& rq) {
   if (rq.shards == 0 || rq.shard >= rq.shards) {
     throw usage_error(fmt::format("--shard {}/{}: k must be below n", rq.shard, rq.shards));
   }
@@ -377,30 +340,19 @@ sim_report run_simulations(const sim_request& rq) {
   planned_sweep sweep = build_presets(rq);
   std::vector<sim::seed_preset>& presets = sweep.presets;
   // The report's frame first: the costs are described before scaling makes derived ones concrete.
-  sim_report report = report_frame(rq, sweep);
+  sim::sweep_report report = report_frame(rq, sweep);
   apply_assumptions(rq.assumptions, presets, report);
 
-  std::vector<job> jobs;
-  for (std::size_t p = 0; p < presets.size(); ++p) {
-    for (std::size_t x = 0; x < presets[p].experiments.size(); ++x) {
-      const auto& e = presets[p].experiments[x];
-      for (std::size_t s = 0; s < e.stacks.size(); ++s) {
-        for (unsigned r = 0; r < e.runs; ++r) {
-          if (r % rq.shards == rq.shard) jobs.push_back({p, x, s, r});
-        }
-      }
-    }
-  }
+  const std::vector<sim::sweep_run> jobs = sim::sweep_runs(presets, rq.shard, rq.shards);
 
-  unsigned threads = rq.threads != 0 ? rq.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, jobs.size())));
-  std::vector<run_size> sizes;
+  const unsigned threads = sim::sweep_threads(rq.threads, jobs.size());
+  std::vector<sim::run_size> sizes;
   sizes.reserve(jobs.size());
-  for (const job& jb : jobs) sizes.push_back(size_of(presets[jb.preset].experiments[jb.experiment]));
-  const sweep_estimate estimate = estimate_sweep(sizes, threads);
+  for (const sim::sweep_run& jb : jobs) sizes.push_back(sim::run_size_of(presets[jb.preset].experiments[jb.experiment]));
+  const sim::sweep_estimate estimate = sim::estimate_sweep(sizes, threads);
   check_budget(estimate, rq.budget);
   if (rq.progress) {
-    const run_size& l = estimate.largest;
+    const sim::run_size& l = estimate.largest;
     fmt::print(stderr,
                "{} run{}, {} at once: about {} of CPU time ({} here) and {} of memory, estimated (the largest run: {} "
                "tasks, {} chunks, {} nodes, {} CPUs, {:.4g} s)\n",
@@ -414,58 +366,20 @@ sim_report run_simulations(const sim_request& rq) {
                readable_seconds(estimate.cpu_seconds));
   }
 
-  // Each job is one run: an experiment of one stack and one run, whose seed is the sweep's
-  // seed + run, exactly as run_experiment numbers them. Results go to their job's slot, so
-  // the output does not depend on the number of threads.
-  std::vector<sim::run_result> results(jobs.size());
-  std::atomic<std::size_t> next{0};
-  std::mutex failure_lock;
-  std::exception_ptr failure;
-  std::string failed_run;  // which run failed first, for its message
   progress_meter meter(rq.progress, jobs.size());
-  const auto worker = [&] {
-    for (std::size_t j = next++; j < jobs.size(); j = next++) {
-      const auto& jb = jobs[j];
-      const auto& e = presets[jb.preset].experiments[jb.experiment];
-      try {
-        sim::experiment one = e;
-        one.stacks = {e.stacks[jb.stack]};
-        one.runs = 1;
-        one.seed = e.seed + jb.run;
-        one.full_checks = rq.full_checks;
-        results[j] = std::move(sim::run_experiment(one, 1).front().runs.front());
-      } catch (...) {
-        const std::lock_guard lock(failure_lock);
-        if (!failure) {
-          failure = std::current_exception();
-          failed_run = fmt::format("{} {}, {} run {}", presets[jb.preset].name, e.name, e.stacks[jb.stack], jb.run);
-        }
-        next = jobs.size();  // stop the others early
-      }
-      meter.done(fmt::format("{} {} {} run {}", presets[jb.preset].name, e.name, e.stacks[jb.stack], jb.run));
-    }
+  sim::sweep_options options;
+  options.threads = threads;
+  options.full_checks = rq.full_checks;
+  options.run_done = [&](const sim::sweep_run& jb) {
+    const auto& e = presets[jb.preset].experiments[jb.experiment];
+    meter.done(fmt::format("{} {} {} run {}", presets[jb.preset].name, e.name, e.stacks[jb.stack], jb.run));
   };
-  {
-    std::vector<std::jthread> pool;
-    for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
-    worker();
-  }
-  if (failure) {
+  try {
+    sim::run_sweep(presets, jobs, report, options);
+  } catch (const std::invalid_argument& bad) {
     // A run refuses what its input asks and the machine cannot do (memory that fits on no node
     // it may use, a binding beyond the machine): bad input, not a failed simulation.
-    try {
-      std::rethrow_exception(failure);
-    } catch (const std::invalid_argument& bad) {
-      throw bad_input_error(fmt::format("{}: {}", failed_run, bad.what()));
-    }
-  }
-
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    const auto& jb = jobs[j];
-    auto& s = report.presets[jb.preset].experiments[jb.experiment].stacks[jb.stack];
-    s.run_index.push_back(jb.run);
-    s.run_seed.push_back(presets[jb.preset].experiments[jb.experiment].seed + jb.run);
-    s.runs.push_back(std::move(results[j]));
+    throw bad_input_error(bad.what());
   }
   return report;
 }

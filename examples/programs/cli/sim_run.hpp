@@ -1,7 +1,7 @@
 #pragma once
-// `numaplace sim`'s sweep: the chosen presets (or a custom run) as experiments, every run of
-// every stack spread over threads, gathered into a sim_report. The only file of the CLI that
-// instantiates the simulator (it is slow to compile).
+// `numaplace sim`'s request: the chosen presets (or a custom run) and the options turned into
+// experiments, checked, estimated and run as the library's sweep (numaplace/sim/sweep.hpp).
+// The only file of the CLI that instantiates the simulator (it is slow to compile).
 
 #include <cstdint>
 #include <optional>
@@ -11,10 +11,10 @@
 
 #include <numaplace/sim/cost_model.hpp>
 #include <numaplace/sim/machine_costs.hpp>
+#include <numaplace/sim/run_budget.hpp>
 #include <numaplace/sim/workload.hpp>
 #include <numaplace/topology/dynamic_topology.hpp>
 
-#include "sim_budget.hpp"
 #include "sim_report.hpp"
 
 namespace numaplace_cli {
@@ -45,9 +45,9 @@ struct sim_request {
   /// Every run checks what must always hold all along (sim --check), not only at its end.
   bool full_checks = false;
   /// What the sweep may use before it is refused (sim --max-memory, --max-cpu-hours).
-  sim_budget budget;
+  numaplace::sim::sweep_budget budget;
   /// Assumed constants scaled in every experiment (numaplace::sim::assumptions), in order.
-  std::vector<sim_assumption> assumptions;
+  std::vector<numaplace::sim::scaled_assumption> assumptions;
 };
 
 /// Every name --stacks accepts.
@@ -59,6 +59,6 @@ std::vector<std::pair<std::string, std::string>> sim_assumption_names();
 
 /// Checks the request, runs it, and gathers the results. Throws usage_error for bad requests
 /// before anything runs.
-sim_report run_simulations(const sim_request& request);
+numaplace::sim::sweep_report run_simulations(const sim_request& request);
 
 }  // namespace numaplace_cli
