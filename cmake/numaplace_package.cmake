@@ -33,6 +33,9 @@ set(CPACK_DEBIAN_DEV_PACKAGE_ARCHITECTURE all)
 # and its default version's libboost-dev.
 set(numaplace_deb_boost ${Boost_VERSION_MAJOR}.${Boost_VERSION_MINOR})
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libboost${numaplace_deb_boost}-dev | libboost-dev (>= ${numaplace_deb_boost})")
+# The optional components' own dependencies: numaplace::formats (nlohmann-json, fmt),
+# numaplace::hwloc, numaplace::tbb. find_package(numaplace COMPONENTS ...) names a missing one.
+set(CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS "nlohmann-json3-dev, libfmt-dev, libhwloc-dev, libtbb-dev")
 # The summary line is CPACK_PACKAGE_DESCRIPTION_SUMMARY; CPack indents each line of these.
 set(CPACK_COMPONENT_DEV_DESCRIPTION "numaplace is a header-only C++20 library that decides where tasks and their
 memory go on a NUMA machine the way the Linux kernel's NUMA balancer does.

@@ -3,13 +3,13 @@
 // It keeps its own books: which CPU each worker runs on, and how many NUMA faults (here: made
 // up counts, in a real runtime sampled from its own memory accesses) each has on each node.
 // The books are a numaplace::simple_machine_view, so the kernel's task_numa_migrate() policy
-// (numa_migration<Rule>) can read them; the scheduler checks them once (check_machine_view)
+// (task_migration<Rule>) can read them; the scheduler checks them once (check_machine_view)
 // and then carries out what the policy decides. No syscalls: it prints what it would do (a real
 // one would call sched_setaffinity).
 #include <numaplace/numaplace.hpp>
 #include <numaplace/policy/check_machine_view.hpp>
 #include <numaplace/policy/simple_machine_view.hpp>
-#include <numaplace/policy/task_migrate.hpp>
+#include <numaplace/policy/task_migration.hpp>
 
 #include <cstdint>
 #include <iostream>
@@ -54,7 +54,7 @@ migrate_kind balance(scheduler& s, const Placement& pl, task_index t) {
   if (preferred != no_node) s.set_preferred(t, preferred);
   std::cout << s.name(t) << " on cpu " << books.task_cpu(t) << " (node " << books.task_node(t) << ") prefers node "
             << preferred << ": ";
-  const numa_migration<migrate_rule::v6_0> policy{migrate_params_for(6, 1)};
+  const task_migration<task_migration_rule::v6_0> policy{migrate_params_for(6, 1)};
   const migrate_decision d = policy.decide(books, pl, t);
   switch (d.kind) {
     case migrate_kind::stick:

@@ -15,8 +15,8 @@ namespace np = numaplace;
 
 // linux-modern, except that a page moves on its second fault from a node (v3.8's filter)
 // rather than as v4.19's rule decides.
-using modern_v38_migration = np::replace<np::stacks::linux_modern, np::memory_migration<np::page_migrate_rule::v4_19>,
-                                         np::memory_migration<np::page_migrate_rule::v3_8>>;
+using modern_v38_migration = np::replace<np::stacks::linux_modern, np::page_migration<np::page_migration_rule::v4_19>,
+                                         np::page_migration<np::page_migration_rule::v3_8>>;
 
 int main() {
   np::sim::experiment e{"user-stack", np::presets::find("seed001-4node")->build(),

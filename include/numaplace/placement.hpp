@@ -256,7 +256,7 @@ class placement {
   /// task_numa_migrate (decide over a machine_view).
   const auto& task_migration() const noexcept { return hooks::combine<hooks::task_migration>(*this, policies_); }
   /// Fork placement (select_fork_cpu over a machine_view).
-  const auto& fork_balancing() const noexcept { return hooks::combine<hooks::fork_balancing>(*this, policies_); }
+  const auto& fork_placement() const noexcept { return hooks::combine<hooks::fork_placement>(*this, policies_); }
 
   /// The I-th policy that takes part on this kind.
   template <std::size_t I>

@@ -23,14 +23,14 @@
 #include "policy/fork_placement.hpp"
 #include "policy/group_preferred_pull.hpp"
 #include "policy/imbalance_adjustment.hpp"
-#include "policy/memory_migration.hpp"
+#include "policy/page_migration.hpp"
 #include "policy/neighbour_weighting.hpp"
 #include "policy/numa_core.hpp"
 #include "policy/page_placement_only.hpp"
 #include "policy/preferred_settling.hpp"
-#include "policy/scan_period.hpp"
+#include "policy/scan_pacing.hpp"
 #include "policy/shared_interleave.hpp"
-#include "policy/task_migrate.hpp"
+#include "policy/task_migration.hpp"
 #include "stack.hpp"
 #include "topology/kinded_topology.hpp"
 
@@ -47,9 +47,9 @@ namespace stacks {
 /// moves tasks towards their memory; the scan slows by 10 ms per fault that moves nothing and
 /// returns to its fastest every minute. kernel_numa_migration<3, 8> is there for fork
 /// placement's imbalance_pct alone: with no preferred node, task_numa_migrate never runs.
-using linux_3_8 = stack<kernel_era::v3_19, page_placement_only, scan_period<scan_rule::v3_8>,
-                        memory_migration<page_migrate_rule::v3_8>, kernel_numa_migration<3, 8>,
-                        fork_placement<fork_rule::v3_8>>;
+using linux_3_8 = stack<kernel_era::v3_19, page_placement_only, scan_pacing<scan_pacing_rule::v3_8>,
+                        page_migration<page_migration_rule::v3_8>, kernel_numa_migration<3, 8>,
+                        fork_placement<fork_placement_rule::v3_8>>;
 
 /// Linux 3.13 and 3.14: the first task placement (Mel Gorman's "Basic scheduler support for
 /// automatic NUMA balancing", v3.13) before Rik van Riel's pseudo-interleaving (v3.15): every
@@ -57,42 +57,42 @@ using linux_3_8 = stack<kernel_era::v3_19, page_placement_only, scan_period<scan
 /// the node it moved to its preferred one. task_numa_migrate() as v4.1's rule (v3.13's differs
 /// in details not modelled).
 using linux_3_13 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, preferred_settling<settle_rule::v3_13>,
-                         scan_period<scan_rule::v3_13>, memory_migration<page_migrate_rule::v3_13>,
-                         kernel_numa_migration<3, 13>, fork_placement<fork_rule::v3_8>>;
+                         scan_pacing<scan_pacing_rule::v3_13>, page_migration<page_migration_rule::v3_13>,
+                         kernel_numa_migration<3, 13>, fork_placement<fork_placement_rule::v3_8>>;
 
 /// Before seed 000 (v3.18): plain fault maxima, task and group combined when they disagree.
 using vanilla = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, preferred_settling<settle_rule::v3_15>,
-                      scan_period<scan_rule::v3_17>, memory_migration<page_migrate_rule::v3_15>,
-                      kernel_numa_migration<3, 18>, fork_placement<fork_rule::v3_8>>;
+                      scan_pacing<scan_pacing_rule::v3_17>, page_migration<page_migration_rule::v3_15>,
+                      kernel_numa_migration<3, 18>, fork_placement<fork_placement_rule::v3_8>>;
 
 /// Seed 000 patches 1-2 (on v3.18): the maximum distance stored and nearby nodes weighed.
 using patches_1_2 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_13>, neighbour_weighting<nearby_rule::v3_19>,
-                          preferred_settling<settle_rule::v3_15>, scan_period<scan_rule::v3_17>,
-                          memory_migration<page_migrate_rule::v3_15>, kernel_numa_migration<3, 18>,
-                          fork_placement<fork_rule::v3_8>>;
+                          preferred_settling<settle_rule::v3_15>, scan_pacing<scan_pacing_rule::v3_17>,
+                          page_migration<page_migration_rule::v3_15>, kernel_numa_migration<3, 18>,
+                          fork_placement<fork_placement_rule::v3_8>>;
 
 /// Seed 000 patches 1-4 (on v3.18): also a group's preferred node, towards which its tasks
 /// are pulled.
 using patches_1_4 =
     stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
           group_preferred_pull<group_rule::v3_19>, preferred_settling<settle_rule::v3_15>,
-          scan_period<scan_rule::v3_17>, memory_migration<page_migrate_rule::v3_15>, kernel_numa_migration<3, 18>,
-          fork_placement<fork_rule::v3_8>>;
+          scan_pacing<scan_pacing_rule::v3_17>, page_migration<page_migration_rule::v3_15>, kernel_numa_migration<3, 18>,
+          fork_placement<fork_placement_rule::v3_8>>;
 
 /// Linux 4.1: patches 1-4 as merged, numa_has_capacity() without the imbalance margin.
 using linux_4_1 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
                         group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_1>,
-                        preferred_settling<settle_rule::v3_15>, scan_period<scan_rule::v4_0>,
-                        memory_migration<page_migrate_rule::v3_15>, kernel_numa_migration<4, 1>,
-                        fork_placement<fork_rule::v3_8>>;
+                        preferred_settling<settle_rule::v3_15>, scan_pacing<scan_pacing_rule::v4_0>,
+                        page_migration<page_migration_rule::v3_15>, kernel_numa_migration<4, 1>,
+                        fork_placement<fork_placement_rule::v3_8>>;
 
 /// Linux 4.2: patches 1-4 as merged, with seed 001's fixes: numa_has_capacity() with the
 /// imbalance margin, and the preferred node settled even when no better CPU was found.
 using linux_4_2 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, neighbour_weighting<nearby_rule::v3_19>,
                         group_preferred_pull<group_rule::v3_19>, capacity_check<capacity_rule::v4_2>,
-                        preferred_settling<settle_rule::v4_2>, scan_period<scan_rule::v4_2>,
-                        memory_migration<page_migrate_rule::v3_15>, kernel_numa_migration<4, 2>,
-                        fork_placement<fork_rule::v3_8>>;
+                        preferred_settling<settle_rule::v4_2>, scan_pacing<scan_pacing_rule::v4_2>,
+                        page_migration<page_migration_rule::v3_15>, kernel_numa_migration<4, 2>,
+                        fork_placement<fork_placement_rule::v3_8>>;
 
 /// Linux 4.19-rc5, the baseline of Mel Gorman's "Faster migration for automatic NUMA
 /// balancing" (lkml, 1 Oct 2018; "numab" in its tables): Srikar Dronamraju's v4.19 rework of
@@ -101,30 +101,30 @@ using linux_4_2 = stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>,
 using linux_4_19_rc5 =
     stack<kernel_era::v4_16, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
           group_preferred_pull<group_rule::v3_19>, preferred_settling<settle_rule::v4_19>,
-          scan_period<scan_rule::v4_14>, memory_migration<page_migrate_rule::v4_6, migrate_limit::ratelimit>,
-          kernel_numa_migration<4, 19>, fork_placement<fork_rule::v4_17>>;
+          scan_pacing<scan_pacing_rule::v4_14>, page_migration<page_migration_rule::v4_6, migrate_limit::ratelimit>,
+          kernel_numa_migration<4, 19>, fork_placement<fork_placement_rule::v4_17>>;
 
 /// 4.19-rc5 with the first of those two patches alone: efaffc5e40ae removes the rate limit
 /// ("noratelimit" in its table). 37355bdc5a12 alone is
-/// `replace<linux_4_19_rc5, memory_migration<page_migrate_rule::v4_6, migrate_limit::ratelimit>,
-/// memory_migration<page_migrate_rule::v4_19, migrate_limit::ratelimit>>`.
+/// `replace<linux_4_19_rc5, page_migration<page_migration_rule::v4_6, migrate_limit::ratelimit>,
+/// page_migration<page_migration_rule::v4_19, migrate_limit::ratelimit>>`.
 using linux_4_19_rc5_noratelimit =
-    replace<linux_4_19_rc5, memory_migration<page_migrate_rule::v4_6, migrate_limit::ratelimit>,
-            memory_migration<page_migrate_rule::v4_6, migrate_limit::none>>;
+    replace<linux_4_19_rc5, page_migration<page_migration_rule::v4_6, migrate_limit::ratelimit>,
+            page_migration<page_migration_rule::v4_6, migrate_limit::none>>;
 
 /// Linux 4.19 as released: both patches, the rate limit gone and private faults migrating at
 /// once early in a task's life (37355bdc5a12; "fastmigrate" in the table).
-using linux_4_19 = replace<linux_4_19_rc5, memory_migration<page_migrate_rule::v4_6, migrate_limit::ratelimit>,
-                           memory_migration<page_migrate_rule::v4_19>>;
+using linux_4_19 = replace<linux_4_19_rc5, page_migration<page_migration_rule::v4_6, migrate_limit::ratelimit>,
+                           page_migration<page_migration_rule::v4_19>>;
 
 /// Linux 5.5: Vincent Guittot's reworked load balancer (0b0695f2b34a: group types, spare
 /// capacity balanced by idle CPUs) and find_idlest_group() (57abff067a08), with no NUMA
 /// allowance at all; task_numa_migrate as v4.19's.
 using linux_5_5 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
                         group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_5>,
-                        preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
-                        memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 5>,
-                        fork_placement<fork_rule::v5_5>>;
+                        preferred_settling<settle_rule::v4_19>, scan_pacing<scan_pacing_rule::v4_14>,
+                        page_migration<page_migration_rule::v4_19>, kernel_numa_migration<5, 5>,
+                        fork_placement<fork_placement_rule::v5_5>>;
 
 /// Linux 5.6: b396f52326de ("sched/fair: Allow a small load imbalance between low utilisation
 /// SD_NUMA domains"): the load balancer forgives an imbalance while the busiest node runs at
@@ -134,25 +134,25 @@ using linux_5_6 = replace<linux_5_5, imbalance_adjustment<imbalance_rule::v5_5>,
 /// Linux 5.9: source-based imbalance allowance (before seed 004); settling as since v4.19.
 using linux_5_9 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
                         group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_7>,
-                        preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
-                        memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 9>,
-                        fork_placement<fork_rule::v5_5>>;
+                        preferred_settling<settle_rule::v4_19>, scan_pacing<scan_pacing_rule::v4_14>,
+                        page_migration<page_migration_rule::v4_19>, kernel_numa_migration<5, 9>,
+                        fork_placement<fork_placement_rule::v5_5>>;
 
 /// Linux 5.10: one fault maximum, the hop-limit fix, and seed 004's destination-based imbalance.
 using linux_5_10 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
                          group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_10>,
-                         preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
-                         memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 10>,
-                         fork_placement<fork_rule::v5_5>>;
+                         preferred_settling<settle_rule::v4_19>, scan_pacing<scan_pacing_rule::v4_14>,
+                         page_migration<page_migration_rule::v4_19>, kernel_numa_migration<5, 10>,
+                         fork_placement<fork_placement_rule::v5_5>>;
 
 /// Linux 5.17: v5.11's floating allowance, forgiven while the busiest node (the load balancer)
 /// or the parent node (fork) runs under 25 % of its CPUs, of the whole NUMA domain's at fork
 /// (7d2b5dd0bcc4, v5.11); otherwise as 5.10.
 using linux_5_17 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>, neighbour_weighting<nearby_rule::v4_19>,
                          group_preferred_pull<group_rule::v3_19>, imbalance_adjustment<imbalance_rule::v5_11>,
-                         preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
-                         memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 17>,
-                         fork_placement<fork_rule::v5_11>>;
+                         preferred_settling<settle_rule::v4_19>, scan_pacing<scan_pacing_rule::v4_14>,
+                         page_migration<page_migration_rule::v4_19>, kernel_numa_migration<5, 17>,
+                         fork_placement<fork_placement_rule::v5_11>>;
 
 /// Linux 5.18 (and 5.19): the allowance becomes sd->imb_numa_nr (e496132ebedd; a quarter of
 /// the CPUs of a node that is one LLC, an eighth from v6.0), and CPU-less nodes leave the
@@ -160,15 +160,15 @@ using linux_5_17 = stack<kernel_era::v5_10, fault_scoring<preferred_rule::v4_19>
 using linux_5_18 =
     stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
           group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_18>,
-          preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
-          memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<5, 18>, fork_placement<fork_rule::v5_18>>;
+          preferred_settling<settle_rule::v4_19>, scan_pacing<scan_pacing_rule::v4_14>,
+          page_migration<page_migration_rule::v4_19>, kernel_numa_migration<5, 18>, fork_placement<fork_placement_rule::v5_18>>;
 
 /// What Debian's 6.1 kernel does: CPU-less nodes ignored, imb_numa_nr allowance. The default.
 using linux_modern =
     stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
           group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>,
-          preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
-          memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<6, 1>, fork_placement<fork_rule::v6_0>>;
+          preferred_settling<settle_rule::v4_19>, scan_pacing<scan_pacing_rule::v4_14>,
+          page_migration<page_migration_rule::v4_19>, kernel_numa_migration<6, 1>, fork_placement<fork_placement_rule::v6_0>>;
 
 /// linux-modern whose shared groups interleave their memory over the nodes they use (seed 003).
 using shared_interleave = extend<linux_modern, numaplace::shared_interleave>;
@@ -184,8 +184,8 @@ using linux_modern_safe = extend<linux_modern, overflow_safe>;
 /// placement are the nearest this library has (v3.13's scan period, v3.8's two-fault page
 /// filter, v3.8's fork balancing): numa/core's own are not modelled. The seed says this kernel
 /// "would regress compared to mainline" on its 4x JVM run.
-using numa_core = stack<kernel_era::v3_19, numa_core_placement, scan_period<scan_rule::v3_13>,
-                        memory_migration<page_migrate_rule::v3_8>, numa_core_migration, fork_placement<fork_rule::v3_8>>;
+using numa_core = stack<kernel_era::v3_19, numa_core_placement, scan_pacing<scan_pacing_rule::v3_13>,
+                        page_migration<page_migration_rule::v3_8>, numa_core_migration, fork_placement<fork_placement_rule::v3_8>>;
 
 /// Seed 003 itself: numa/core v17 with patch 33/33, "sched: Track shared task's node groups
 /// and interleave their memory allocations" (22 Nov 2012): a shared task's memory interleaves

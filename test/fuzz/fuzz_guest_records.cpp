@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../vm/guest_records.hpp"
+#include "../../examples/programs/oracle/guest_records.hpp"
 #include "check.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "../vm/trace_events.hpp"
+#include "../../examples/programs/oracle/trace_events.hpp"
 #include "check.hpp"
 
 namespace {

@@ -2,7 +2,8 @@
 # dpkg-deb -x into a scratch root (no root rights needed). cmake -P script:
 #   cmake -DBUILD_DIR=<built numaplace tree> -DSOURCE_DIR=<numaplace> -DWORK_DIR=<scratch>
 #         -DCXX_COMPILER=<c++> -DGENERATOR=<gen> -P run_deb.cmake
-# Checks: both packages are built; `numaplace --version` is version.hpp's version; every program
+# Checks: both packages are built; numaplace-dev suggests its optional components' packages;
+# `numaplace --version` is version.hpp's version; every program
 # and every subcommand `numaplace --help` lists has a gzipped man page that man renders; each
 # package has its copyright file; pkg-config finds
 # numaplace.pc in the root and its Cflags compile a program; find_package(numaplace X.Y) accepts
@@ -40,6 +41,12 @@ endforeach()
 # The programs' package says what they link (dpkg-shlibdeps), the headers' package needs Boost.
 if(NOT depends MATCHES "libc6" OR NOT depends MATCHES "libboost")
   fail("the packages' Depends lack libc6 (numaplace) or libboost (numaplace-dev): ${depends}")
+endif()
+# The headers' package names what its optional components need (numaplace::formats's first).
+file(GLOB dev_deb "${WORK_DIR}/packages/numaplace-dev_${version}_all*.deb")
+step("dpkg-deb -f ${dev_deb}" dpkg-deb -f ${dev_deb} Suggests)
+if(NOT step_output MATCHES "nlohmann-json3-dev" OR NOT step_output MATCHES "libfmt-dev")
+  fail("numaplace-dev's Suggests lack the formats component's nlohmann-json3-dev and libfmt-dev: ${step_output}")
 endif()
 
 # --- The programs ------------------------------------------------------------------------------
@@ -110,7 +117,7 @@ foreach(package IN ITEMS numaplace numaplace-dev)
 endforeach()
 
 # The JSON Schemas the CLI reads, when the source tree has them.
-file(GLOB schemas RELATIVE ${SOURCE_DIR}/examples/cli/schema ${SOURCE_DIR}/examples/cli/schema/*.schema.json)
+file(GLOB schemas RELATIVE ${SOURCE_DIR}/examples/programs/cli/schema ${SOURCE_DIR}/examples/programs/cli/schema/*.schema.json)
 foreach(schema IN LISTS schemas)
   if(NOT EXISTS ${root}/usr/share/numaplace/schema/${schema})
     fail("the schema ${schema} is not in the package (usr/share/numaplace/schema)")

@@ -142,3 +142,13 @@ TEST_CASE("a view that breaks one law fails on that law, located") {
     breaks(m, view_law::idle_cpu_queues_nothing, "CPU 0 is idle but lists 1 task");
   }
 }
+
+TEST_CASE("task_h_load: the refreshed h_load scales the task's load; a stale one is the cfs_rq's own") {
+  using numaplace::task_h_load;
+  // A cgroup whose cfs_rq holds 2048 of load and is worth 512 at the root: a 1024 task counts a quarter.
+  CHECK(task_h_load(1024, 2048, 512, true) == 1024 * 512 / 2049);
+  // No refresh yet in this jiffy: the root-level refresh sets h_load to the cfs_rq's load.
+  CHECK(task_h_load(1024, 2048, 512, false) == 1024 * 2048 / 2049);
+  // The +1 keeps an empty cfs_rq from dividing by zero.
+  CHECK(task_h_load(1024, 0, 0, true) == 0);
+}

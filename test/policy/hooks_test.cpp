@@ -136,7 +136,7 @@ TEST_CASE("the table: each hook's rule as documented") {
   static_assert(hooks::scan_pacing::rule == combining::at_most_one);
   static_assert(hooks::page_migration::rule == combining::at_most_one);
   static_assert(hooks::task_migration::rule == combining::at_most_one);
-  static_assert(hooks::fork_balancing::rule == combining::at_most_one);
+  static_assert(hooks::fork_placement::rule == combining::at_most_one);
   static_assert(boost::hana::length(hooks::table) == boost::hana::size_c<16>);
 }
 
@@ -260,21 +260,21 @@ TEST_CASE("narrow_from_faults: the stack's one narrowing policy answers in one p
 TEST_CASE("the balancing loop's roles: the stack's own policy, else 6.1's") {
   using bare = user_stack<always_node<2>>;
   on_four_nodes<bare>([&](const auto& pl) {
-    static_assert(std::is_same_v<std::decay_t<decltype(pl.scan_pacing())>, scan_period<scan_rule::v4_14>>);
-    static_assert(std::is_same_v<std::decay_t<decltype(pl.page_migration())>, memory_migration<page_migrate_rule::v4_19>>);
-    static_assert(std::is_same_v<std::decay_t<decltype(pl.task_migration())>, numa_migration<migrate_rule::v6_0>>);
-    static_assert(std::is_same_v<std::decay_t<decltype(pl.fork_balancing())>, fork_placement<fork_rule::v6_0>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.scan_pacing())>, scan_pacing<scan_pacing_rule::v4_14>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.page_migration())>, page_migration<page_migration_rule::v4_19>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.task_migration())>, task_migration<task_migration_rule::v6_0>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.fork_placement())>, fork_placement<fork_placement_rule::v6_0>>);
     CHECK(pl.task_migration().params.imbalance_pct == 108);
     CHECK(pl.task_migration().params.cpu_nodes_only);
   });
-  using old = user_stack<always_node<2>, scan_period<scan_rule::v3_17>, memory_migration<page_migrate_rule::v3_15>,
-                         kernel_numa_migration<3, 18>, fork_placement<fork_rule::v3_8>>;
+  using old = user_stack<always_node<2>, scan_pacing<scan_pacing_rule::v3_17>, page_migration<page_migration_rule::v3_15>,
+                         kernel_numa_migration<3, 18>, fork_placement<fork_placement_rule::v3_8>>;
   on_four_nodes<old>([&](const auto& pl) {
     using Pl = std::decay_t<decltype(pl)>;
-    static_assert(std::is_same_v<std::decay_t<decltype(pl.scan_pacing())>, scan_period<scan_rule::v3_17>>);
-    static_assert(std::is_same_v<std::decay_t<decltype(pl.page_migration())>, memory_migration<page_migrate_rule::v3_15>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.scan_pacing())>, scan_pacing<scan_pacing_rule::v3_17>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.page_migration())>, page_migration<page_migration_rule::v3_15>>);
     static_assert(std::is_same_v<std::decay_t<decltype(pl.task_migration())>, kernel_numa_migration<3, 18>>);
-    static_assert(std::is_same_v<std::decay_t<decltype(pl.fork_balancing())>, fork_placement<fork_rule::v3_8>>);
+    static_assert(std::is_same_v<std::decay_t<decltype(pl.fork_placement())>, fork_placement<fork_placement_rule::v3_8>>);
     static_assert(!hooks::provides<fault_scoring<>, hooks::task_migration, Pl>);
     // The policy the stack lists is the one handed back, with the kernel's parameters.
     CHECK(pl.task_migration().params.imbalance_pct == 112);
@@ -293,7 +293,7 @@ TEST_CASE("every named stack lists its whole balancing loop") {
       pl.for_each_policy([&](const auto& p) {
         using P = std::decay_t<decltype(p)>;
         roles += hooks::provides<P, hooks::scan_pacing, Pl> + hooks::provides<P, hooks::page_migration, Pl> +
-                 hooks::provides<P, hooks::task_migration, Pl> + hooks::provides<P, hooks::fork_balancing, Pl>;
+                 hooks::provides<P, hooks::task_migration, Pl> + hooks::provides<P, hooks::fork_placement, Pl>;
       });
       CHECK(roles == 4);
     });
@@ -341,9 +341,9 @@ TEST_CASE("extend, replace and with_era: the expected policy lists") {
                                stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>,
                                      neighbour_weighting<nearby_rule::v5_18>, group_preferred_pull<group_rule::v5_18>,
                                      imbalance_adjustment<imbalance_rule::v5_19>,
-                                     preferred_settling<settle_rule::v4_19>, scan_period<scan_rule::v4_14>,
-                                     memory_migration<page_migrate_rule::v4_19>, kernel_numa_migration<6, 1>,
-                                     fork_placement<fork_rule::v6_0>, overflow_safe>>);
+                                     preferred_settling<settle_rule::v4_19>, scan_pacing<scan_pacing_rule::v4_14>,
+                                     page_migration<page_migration_rule::v4_19>, kernel_numa_migration<6, 1>,
+                                     fork_placement<fork_placement_rule::v6_0>, overflow_safe>>);
   static_assert(std::is_same_v<stacks::shared_interleave, extend<stacks::linux_modern, shared_interleave>>);
 
   // Swapped in place, the era kept: linux-5.10 with 5.9's imbalance rule and task_numa_migrate

@@ -129,12 +129,12 @@ TEST_CASE("linux-4.19-rc5 rate-limits the pages that follow STREAM's threads; ef
     INFO("rc5: " << l.elapsed_seconds << " s, " << l.page_migrations << " chunks moved, local " << l.local_fraction
                  << "; noratelimit: " << u.elapsed_seconds << " s, " << u.page_migrations << ", local " << u.local_fraction
                  << "; 4.19: " << e.elapsed_seconds << " s, " << e.page_migrations << ", local " << e.local_fraction);
-    // The limit (128 MB per node per 100 ms; policy/memory_migration_test.cpp checks its
+    // The limit (128 MB per node per 100 ms; policy/page_migration_test.cpp checks its
     // windows) binds: without it more moved, and sooner.
     CHECK(u.page_migrations > l.page_migrations);
     CHECK(u.local_fraction > l.local_fraction);
     CHECK(u.elapsed_seconds < l.elapsed_seconds);
-    // Early private-fault migration (policy/memory_migration_test.cpp checks the rule) passes
+    // Early private-fault migration (policy/page_migration_test.cpp checks the rule) passes
     // what the two-stage filter would hold for a second fault; here the balancer spreads the
     // threads before their first hinting fault, and a page never faulted on passes both rules,
     // so it must at least not lose.
@@ -179,7 +179,7 @@ namespace {
 // linux-3.13 with v3.15's shared-page rule (the active_nodes mask, 10f39042711b): the
 // pseudo-interleaving half of v3.15 alone.
 using linux_3_13_with_active_nodes =
-    replace<stacks::linux_3_13, memory_migration<page_migrate_rule::v3_13>, memory_migration<page_migrate_rule::v3_15>>;
+    replace<stacks::linux_3_13, page_migration<page_migration_rule::v3_13>, page_migration<page_migration_rule::v3_15>>;
 
 // Not a named stack, so not in the registry: its engine is instantiated here.
 group_result run_with_active_nodes(const dynamic_topology& t, const workload& w) {

@@ -16,18 +16,18 @@ namespace {
 // linux-3.8 with one of its scan pace's mechanisms taken out: each fault leaves the period as
 // it is (so the scan stays at its fastest), or the minute's reset never comes. Not named
 // stacks, so not in the registry: their engines are instantiated here.
-struct v3_8_pace_unslowed : scan_period<scan_rule::v3_8> {
+struct v3_8_pace_unslowed : scan_pacing<scan_pacing_rule::v3_8> {
   static constexpr bool paces_per_fault = false;
 };
-struct v3_8_pace_never_reset : scan_period<scan_rule::v3_8> {
+struct v3_8_pace_never_reset : scan_pacing<scan_pacing_rule::v3_8> {
   static constexpr unsigned period_reset_ms = 0;
 };
 // And without 5bca2303's wait for a thread on a new node (as v3.13 reverted it).
-struct v3_8_pace_eager : scan_period<scan_rule::v3_8> {
+struct v3_8_pace_eager : scan_pacing<scan_pacing_rule::v3_8> {
   static constexpr bool waits_for_new_node = false;
 };
 template <class Pace>
-using linux_3_8_with = replace<stacks::linux_3_8, scan_period<scan_rule::v3_8>, Pace>;
+using linux_3_8_with = replace<stacks::linux_3_8, scan_pacing<scan_pacing_rule::v3_8>, Pace>;
 
 template <class Stack>
 std::uint64_t faults_of(const dynamic_topology& t, const workload& w) {

@@ -78,14 +78,14 @@ TEST_CASE("seed000: dropping neighbour weighting from patches 1-4 breaks quad co
   // patches-1-4 without neighbour_weighting: the group's preferred node and its pull remain.
   using no_weighting =
       stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>, group_preferred_pull<group_rule::v3_19>,
-            preferred_settling<settle_rule::v3_15>, scan_period<scan_rule::v3_17>,
-            memory_migration<page_migrate_rule::v3_15>, kernel_numa_migration<3, 18>, fork_placement<fork_rule::v3_8>>;
+            preferred_settling<settle_rule::v3_15>, scan_pacing<scan_pacing_rule::v3_17>,
+            page_migration<page_migration_rule::v3_15>, kernel_numa_migration<3, 18>, fork_placement<fork_placement_rule::v3_8>>;
   static_assert(std::is_same_v<stacks::patches_1_4,
                                stack<kernel_era::v3_19, fault_scoring<preferred_rule::v3_19>,
                                      neighbour_weighting<nearby_rule::v3_19>, group_preferred_pull<group_rule::v3_19>,
-                                     preferred_settling<settle_rule::v3_15>, scan_period<scan_rule::v3_17>,
-                                     memory_migration<page_migrate_rule::v3_15>, kernel_numa_migration<3, 18>,
-                                     fork_placement<fork_rule::v3_8>>>,
+                                     preferred_settling<settle_rule::v3_15>, scan_pacing<scan_pacing_rule::v3_17>,
+                                     page_migration<page_migration_rule::v3_15>, kernel_numa_migration<3, 18>,
+                                     fork_placement<fork_placement_rule::v3_8>>>,
                 "patches-1-4 changed: keep no_weighting equal to it less neighbour_weighting");
   const experiment e = shortened_seed000();
   const quad_count q = count_quads(run_custom<no_weighting>(e));

@@ -16,7 +16,7 @@ experiment small(std::vector<std::string> stacks) {
 }
 
 using modern_v38_migration =
-    replace<stacks::linux_modern, memory_migration<page_migrate_rule::v4_19>, memory_migration<page_migrate_rule::v3_8>>;
+    replace<stacks::linux_modern, page_migration<page_migration_rule::v4_19>, page_migration<page_migration_rule::v3_8>>;
 
 }  // namespace
 

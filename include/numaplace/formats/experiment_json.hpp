@@ -1,7 +1,7 @@
 #pragma once
 // An experiment sweep written down as a JSON file (what `numaplace sim --config FILE.json`
 // reads): the machine, the workloads as data (numaplace::sim::workload, field for field), the
-// stacks, runs, seed and cost model. examples/cli/schema/experiment.schema.json describes the
+// stacks, runs, seed and cost model. examples/programs/cli/schema/experiment.schema.json describes the
 // same rules; every problem is reported as "FILE:LINE:COLUMN: /json/pointer: what". Part of
 // numaplace::formats (format_error.hpp).
 

@@ -34,7 +34,7 @@
 
 namespace numaplace {
 
-enum class fork_rule : std::uint8_t {
+enum class fork_placement_rule : std::uint8_t {
   v3_8,   ///< least average load per capacity, unless the parent's is within imbalance_pct/2
           ///< (the 2.6-era find_idlest_group, unchanged until v4.9)
   v4_10,  ///< runnable load with an absolute margin of NICE_0_LOAD * (imbalance_pct - 100) %,
@@ -80,9 +80,9 @@ constexpr cpu_index find_idlest_group_cpu(const M& m, node_index node) {
   return least;
 }
 
-template <fork_rule Rule>
+template <fork_placement_rule Rule>
 struct fork_placement {
-  static constexpr fork_rule rule = Rule;
+  static constexpr fork_placement_rule rule = Rule;
   /// NUMA_IMBALANCE_MIN (v5.19's allowance).
   static constexpr long imbalance_min = 2;
 
@@ -160,7 +160,7 @@ struct fork_placement {
   template <machine_view M, class Usable>
   constexpr node_index choose(const M& m, const fork_args& a, Usable& usable, node_index start, bool local_usable,
                               std::size_t n) const {
-    if constexpr (Rule <= fork_rule::v4_17) {
+    if constexpr (Rule <= fork_placement_rule::v4_17) {
       return choose_by_load(m, a, usable, start, local_usable, n);
     } else {
       return choose_by_type(m, a, usable, start, local_usable, n);
@@ -180,7 +180,7 @@ struct fork_placement {
     const std::uint64_t pct = a.imbalance_pct;
     const std::uint64_t imbalance_scale = 100 + (pct - 100) / 2;  // 112 for 125
     node_index idlest = no_node;
-    if constexpr (Rule == fork_rule::v3_8) {
+    if constexpr (Rule == fork_placement_rule::v3_8) {
       // find_idlest_group() up to v4.9: this_load starts at 0 (so a parent node the task may
       // not use keeps it: the fallback above applies), min_load at ULONG_MAX.
       std::uint64_t min_load = ulong_max;
@@ -224,7 +224,7 @@ struct fork_placement {
         }
       }
       if (idlest == no_node) return a.parent;
-      if constexpr (Rule == fork_rule::v4_17) {
+      if constexpr (Rule == fork_placement_rule::v4_17) {
         // 2c83362734da: across NUMA, add the margin to the remote load and consider staying.
         if (min_runnable + imbalance >= this_runnable) return a.parent;
       }
@@ -273,19 +273,19 @@ struct fork_placement {
       if (a.parent == a.preferred) return a.parent;
       if (idlest == a.preferred) return idlest;
     }
-    if constexpr (Rule == fork_rule::v5_5) {
+    if constexpr (Rule == fork_placement_rule::v5_5) {
       if (local.idle_cpus != 0) return a.parent;
-    } else if constexpr (Rule == fork_rule::v5_11) {
+    } else if constexpr (Rule == fork_placement_rule::v5_11) {
       // 7d2b5dd0bcc4: allow_numa_imbalance(local_sgs.sum_nr_running, sd->span_weight).
       if (local.nr_running < (span_weight >> 2)) return a.parent;
-    } else if constexpr (Rule == fork_rule::v5_18) {
+    } else if constexpr (Rule == fork_placement_rule::v5_18) {
       // 2cfb7a1b031b + e496132ebedd: allow_numa_imbalance(sum_nr_running + 1, sd->imb_numa_nr).
       if (local.nr_running + 1 < a.imb_numa_nr) return a.parent;
     } else {
       // cb29a5c19d2d: adjust_numa_imbalance(|idle difference|, sum_nr_running + 1, imb_numa_nr);
       // f5b2eeb49991 (v6.0) caps imb_numa_nr by the CPUs the task may use on the local node.
       unsigned imb_numa_nr = a.imb_numa_nr;
-      if constexpr (Rule == fork_rule::v6_0) imb_numa_nr = std::min(imb_numa_nr, local.weight);
+      if constexpr (Rule == fork_placement_rule::v6_0) imb_numa_nr = std::min(imb_numa_nr, local.weight);
       imbalance_args ia;
       ia.imbalance = local.idle_cpus > idlest_sgs.idle_cpus ? local.idle_cpus - idlest_sgs.idle_cpus
                                                             : idlest_sgs.idle_cpus - local.idle_cpus;

@@ -30,7 +30,7 @@
 //   using arithmetic = ...;   (a type)                   at_most_one  kernel_arithmetic
 //   the balancing loop's roles, each handing back its policy:
 //     scan_pacing(pl), page_migration(pl),               at_most_one  6.1's policy each
-//     task_migration(pl), fork_balancing(pl)                          (policy/default_roles.hpp)
+//     task_migration(pl), fork_placement(pl)                          (policy/default_roles.hpp)
 //   template <numa_kind K> static constexpr bool applies_to;   default true; false drops the
 //                                                      policy from placements on K (no code)
 //
@@ -321,7 +321,7 @@ struct arithmetic {
 // back the policy itself, and the caller asks it what it needs. A policy fills a role by
 // having the role's members (detected as below); a user's own scan pace, say, needs
 // task_scan_start, task_scan_max, update_task_scan_period, backs_off and migrate_retry_jiffies
-// with scan_period's signatures.
+// with scan_pacing's signatures.
 
 /// The policy a stack that names none for loop role `Role` gets, as `role_default<Role>::policy`.
 /// Declared here, specialized for each role by policy/default_roles.hpp (6.1's policies), so
@@ -365,7 +365,7 @@ struct role {
 /// scan_pacing(pl): how fast the NUMA scanner walks a process's memory (task_scan_start,
 /// task_scan_max, update_task_scan_period) and how often a task retries its preferred node
 /// (numa_migrate_preferred's interval).
-///   OPTIONAL (at_most_one): defaults to 6.1's, scan_period<scan_rule::v4_14> (v4.14..6.1).
+///   OPTIONAL (at_most_one): defaults to 6.1's, scan_pacing<scan_pacing_rule::v4_14> (v4.14..6.1).
 struct scan_pacing : detail::role<scan_pacing> {
   template <class P, class Placement>
   static constexpr bool provided_by = requires(const P& p, const fault_window& w) {
@@ -379,7 +379,7 @@ struct scan_pacing : detail::role<scan_pacing> {
 
 /// page_migration(pl): whether a hinting fault moves the page to the faulting CPU's node
 /// (mpol_misplaced and should_numa_migrate_memory), as misplaced_target(page, fault).
-///   OPTIONAL (at_most_one): defaults to 6.1's, memory_migration<page_migrate_rule::v4_19>.
+///   OPTIONAL (at_most_one): defaults to 6.1's, page_migration<page_migration_rule::v4_19>.
 ///   Postcondition of misplaced_target: the page's last cpupid records this fault.
 struct page_migration : detail::role<page_migration> {
   template <class P, class Placement>
@@ -390,7 +390,7 @@ struct page_migration : detail::role<page_migration> {
 
 /// task_migration(pl): task_numa_migrate(), where a task away from its preferred node should
 /// run, as decide(view, pl, task) over a machine_view.
-///   OPTIONAL (at_most_one): defaults to 6.1's, numa_migration<migrate_rule::v6_0> with 6.1's
+///   OPTIONAL (at_most_one): defaults to 6.1's, task_migration<task_migration_rule::v6_0> with 6.1's
 ///   parameters.
 struct task_migration : detail::role<task_migration> {
   template <class P, class Placement>
@@ -400,10 +400,10 @@ struct task_migration : detail::role<task_migration> {
   };
 };
 
-/// fork_balancing(pl): find_idlest_group()'s NUMA level and find_idlest_group_cpu(), the CPU a
+/// fork_placement(pl): find_idlest_group()'s NUMA level and find_idlest_group_cpu(), the CPU a
 /// new task starts on, as select_fork_cpu(view, args, allowed).
-///   OPTIONAL (at_most_one): defaults to 6.1's, fork_placement<fork_rule::v6_0>.
-struct fork_balancing : detail::role<fork_balancing> {
+///   OPTIONAL (at_most_one): defaults to 6.1's, fork_placement<fork_placement_rule::v6_0>.
+struct fork_placement : detail::role<fork_placement> {
   template <class P, class Placement>
   static constexpr bool provided_by = requires(const P& p, const detail::machine_view_archetype& m,
                                                const fork_args& a) {
@@ -416,7 +416,7 @@ inline constexpr auto table = boost::hana::tuple_t<select_preferred, refine_pref
                                                    scan_all_nodes, has_capacity, adjust_imbalance,
                                                    adjust_balancer_imbalance, settle_preferred, interleave_nodes,
                                                    narrow_from_faults, arithmetic, scan_pacing, page_migration, task_migration,
-                                                   fork_balancing>;
+                                                   fork_placement>;
 
 /// Fails to compile when the policies of `Policies` (a hana::tuple) break a rule of the table.
 template <class Placement, class Policies>

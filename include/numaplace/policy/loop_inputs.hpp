@@ -14,7 +14,7 @@
 
 namespace numaplace {
 
-// --- the scan pace (policy/scan_period.hpp) ---
+// --- the scan pace (policy/scan_pacing.hpp) ---
 
 /// The sysctls (kernel.numa_balancing_scan_*), defaults of v3.13 onwards.
 struct scan_tunables {
@@ -31,7 +31,7 @@ struct scan_group {
   constexpr bool empty() const noexcept { return faults.empty(); }
 };
 
-// --- page migration (policy/memory_migration.hpp) ---
+// --- page migration (policy/page_migration.hpp) ---
 
 /// A page's last cpupid: who faulted on it last. The kernel packs a CPU number and the low bits
 /// of a pid into page->flags (so two tasks can alias); here the task is a full index.
@@ -56,7 +56,7 @@ struct migrate_fault {
   std::span<const bool> active_nodes{};
 };
 
-// --- task_numa_migrate() (policy/task_migrate.hpp) and settling (policy/preferred_settling.hpp) ---
+// --- task_numa_migrate() (policy/task_migration.hpp) and settling (policy/preferred_settling.hpp) ---
 
 enum class migrate_kind : std::uint8_t {
   stick,  ///< no better CPU: stay (the kernel's -EAGAIN)

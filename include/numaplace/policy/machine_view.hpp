@@ -130,6 +130,17 @@ constexpr std::size_t idle_cpus_on(const M& m, node_index n) {
   return count;
 }
 
+/// A task's load as seen from the root runqueue, task_h_load() (v3.8+) for a task in a cgroup:
+/// its own load_avg scaled by its cfs_rq's hierarchical share, load_avg * h_load / (cfs_rq load
+/// + 1). update_cfs_rq_h_load() runs at most once a jiffy: if it ran in this one, the h_load it
+/// set stands; else it runs now and, for a cfs_rq at the root (no task groups), sets h_load to
+/// the cfs_rq's load. A view over a traced kernel uses this for task_load().
+constexpr std::uint64_t task_h_load(std::uint64_t load_avg, std::uint64_t cfs_rq_load, std::uint64_t h_load,
+                                    bool h_load_refreshed_this_jiffy) noexcept {
+  const std::uint64_t h = h_load_refreshed_this_jiffy ? h_load : cfs_rq_load;
+  return load_avg * h / (cfs_rq_load + 1);
+}
+
 /// CPU c's load: the sum of task_load() over its runnable tasks (cpu_load() / weighted_cpuload()).
 template <machine_view M>
 constexpr std::uint64_t load_on_cpu(const M& m, cpu_index c) {

@@ -1,6 +1,6 @@
 #pragma once
 // task_numa_compare(): is the task better off on CPU env.dst_cpu, alone (a move) or traded
-// with the task running there (a swap)? One shape per kernel era (migrate_rule); the search
+// with the task running there (a swap)? One shape per kernel era (task_migration_rule); the search
 // state is the kernel's struct task_numa_env.
 
 #include <algorithm>
@@ -16,7 +16,7 @@
 namespace numaplace {
 
 /// The kernel shapes of task_numa_find_cpu()/task_numa_compare().
-enum class migrate_rule : std::uint8_t {
+enum class task_migration_rule : std::uint8_t {
   /// v4.1..v4.18 (the linux-4.1/4.2 stacks; v3.13..v4.0 differ in details not modelled): no
   /// SMALLIMP, a move beats a swap by storing moveimp - 1, the idle-CPU capacity test, the
   /// v3.17 load_too_imbalanced with imbalance_pct, numa_has_capacity() gating each node.
@@ -66,11 +66,11 @@ struct migrate_env {
 /// has claimed (rq->numa_migrate_on) is not taken; from v5.7 (sched/numa: Find an alternative
 /// idle CPU if the CPU is part of an active NUMA balance) the node's next idle, unclaimed CPU,
 /// wrapping round from dst_cpu, is taken instead. The search's own claim is env.best_cpu.
-template <migrate_rule R, machine_view M>
+template <task_migration_rule R, machine_view M>
 constexpr void numa_assign(const M& m, migrate_env& env, task_index with, long imp) {
-  if constexpr (R >= migrate_rule::v4_19) {
+  if constexpr (R >= task_migration_rule::v4_19) {
     if (env.best_cpu != env.dst_cpu && machine_reads::migration_pending(m, env.dst_cpu)) {
-      if constexpr (R < migrate_rule::v5_7) {
+      if constexpr (R < task_migration_rule::v5_7) {
         return;
       } else {
         const auto cpus = m.cpus_of(env.dst_nid);
@@ -107,19 +107,19 @@ constexpr cpu_index idle_sibling(const M& m, cpu_index target) {
 }  // namespace detail
 
 /// task_numa_compare() for env.dst_cpu. Returns the v5.7+ "stop searching this node".
-template <migrate_rule R, machine_view M, class Placement>
+template <task_migration_rule R, machine_view M, class Placement>
 constexpr bool task_numa_compare(const M& m, const Placement& pl, migrate_env& env, long taskimp, long groupimp,
                                  bool maymove) {
   const bool p_grouped = env.p_group != no_group;
   long imp = p_grouped ? groupimp : taskimp;
   const long moveimp = imp;
   const distance_t dist = env.dist;
-  if constexpr (R >= migrate_rule::v4_19) {
+  if constexpr (R >= task_migration_rule::v4_19) {
     // Another migration to this CPU is under way, or this search already claimed it.
     if (machine_reads::migration_pending(m, env.dst_cpu) || env.best_cpu == env.dst_cpu) return false;
   }
   task_index cur = machine_reads::current_task(m, env.dst_cpu);
-  if (cur == env.p) return R >= migrate_rule::v5_7;  // preempted and migrated meanwhile
+  if (cur == env.p) return R >= task_migration_rule::v5_7;  // preempted and migrated meanwhile
 
   // imp for a swap with `cur`: the same group (or neither grouped) compares task weights,
   // with hysteresis inside a group; otherwise group weights when both are grouped.
@@ -132,7 +132,7 @@ constexpr bool task_numa_compare(const M& m, const Placement& pl, migrate_env& e
     if (cur_group == env.p_group) {
       i = taskimp + tw(env.src_nid) - tw(env.dst_nid);
       if (cur_group != no_group) i -= i / 16;
-    } else if (cur_group != no_group && (p_grouped || R == migrate_rule::v4_1)) {
+    } else if (cur_group != no_group && (p_grouped || R == task_migration_rule::v4_1)) {
       i += gw(env.src_nid) - gw(env.dst_nid);  // before v4.19 also when p has no group
     } else {
       i += tw(env.src_nid) - tw(env.dst_nid);
@@ -140,7 +140,7 @@ constexpr bool task_numa_compare(const M& m, const Placement& pl, migrate_env& e
     return i;
   };
 
-  if constexpr (R == migrate_rule::v4_1) {
+  if constexpr (R == task_migration_rule::v4_1) {
     if (cur != no_task) {
       if (!m.allowed(cur, env.src_nid)) return false;
       imp = swap_improvement(cur);
@@ -180,7 +180,7 @@ constexpr bool task_numa_compare(const M& m, const Placement& pl, migrate_env& e
     // assign: label of v4.19+.
     const auto finish = [&](task_index with, long i) {
       if (with == no_task) {
-        if constexpr (R == migrate_rule::v4_19) {
+        if constexpr (R == task_migration_rule::v4_19) {
           env.dst_cpu = detail::idle_sibling(m, env.dst_cpu);
         } else {
           cpu_index c = env.dst_stats.idle_cpu;
@@ -190,7 +190,7 @@ constexpr bool task_numa_compare(const M& m, const Placement& pl, migrate_env& e
         }
       }
       numa_assign<R>(m, env, with, i);
-      if constexpr (R >= migrate_rule::v5_7) {
+      if constexpr (R >= task_migration_rule::v5_7) {
         if (maymove && with == no_task && env.best_cpu != no_cpu && machine_reads::idle(m, env.best_cpu)) return true;
         if (!maymove && env.best_task != no_task && pref(env.best_task) == env.src_nid) return true;
       }
@@ -198,21 +198,21 @@ constexpr bool task_numa_compare(const M& m, const Placement& pl, migrate_env& e
     };
     if (cur == no_task) return maymove && moveimp >= env.best_imp ? finish(no_task, moveimp) : false;
     if (!m.allowed(cur, env.src_nid)) return false;
-    if constexpr (R >= migrate_rule::v5_7) {
+    if constexpr (R >= task_migration_rule::v5_7) {
       // Skip a candidate not moving to its preferred node when the best one is.
       if (env.best_task != no_task && pref(env.best_task) == env.src_nid && pref(cur) != env.src_nid) return false;
     }
-    if constexpr (R >= migrate_rule::v6_0) {
+    if constexpr (R >= task_migration_rule::v6_0) {
       // Swapping within a group (or between ungrouped tasks) does nothing for the imbalance.
       if (m.group_of(cur) == env.p_group && env.dst_stats.node_type == numa_type::has_spare) return false;
     }
     imp = swap_improvement(cur);
-    if constexpr (R >= migrate_rule::v5_7) {
+    if constexpr (R >= task_migration_rule::v5_7) {
       if (pref(cur) == env.dst_nid) imp -= imp / 16;  // discourage moving a task off its node
       if (pref(cur) == env.src_nid) imp += imp / 8;   // encourage moving one onto its node
     }
     if (maymove && moveimp > imp && moveimp > env.best_imp) return finish(no_task, moveimp);
-    if constexpr (R >= migrate_rule::v5_7) {
+    if constexpr (R >= task_migration_rule::v5_7) {
       // Prefer a candidate moving to its preferred node over a best one that is not.
       if (env.best_task != no_task && pref(cur) == env.src_nid && pref(env.best_task) != env.src_nid) {
         return finish(cur, imp);

@@ -35,7 +35,7 @@
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"
 #include "machine_view.hpp"
-#include "task_migrate.hpp"
+#include "task_migration.hpp"
 #include "trace.hpp"
 
 namespace numaplace {

@@ -7,8 +7,8 @@
 // (groups came with v3.13's task placement).
 //
 // It fills select_preferred, the one hook every stack needs, with "no answer". The scan pace
-// and page filter of that kernel are scan_period<scan_rule::v3_8> and
-// memory_migration<page_migrate_rule::v3_8> (stacks::linux_3_8).
+// and page filter of that kernel are scan_pacing<scan_pacing_rule::v3_8> and
+// page_migration<page_migration_rule::v3_8> (stacks::linux_3_8).
 
 #include "../stats/fault_view.hpp"
 #include "../topology/types.hpp"

@@ -13,7 +13,7 @@
 #include "run_engine.hpp"
 
 // X(stack type in numaplace::stacks) for every named stack; the registry's CMake list of
-// translation units (src/sim_registry) follows it, one unit per stack.
+// translation units (examples/programs/sim_registry) follows it, one unit per stack.
 #define NUMAPLACE_SIM_FOR_EACH_NAMED_STACK(X) \
   X(linux_3_8)                                \
   X(linux_3_13)                               \

@@ -1,7 +1,7 @@
 #pragma once
 // Where a new task starts. With NUMA balancing, the stack's fork placement chooses the node
 // (find_idlest_group's NUMA level, from the parent's node); the baselines without it spread by
-// load as find_idlest_group did before v5.5 (fork_rule::v3_8). Inside the node an idle core is
+// load as find_idlest_group did before v5.5 (fork_placement_rule::v3_8). Inside the node an idle core is
 // taken first, then an idle CPU, then the least loaded: the levels below NUMA (MC, SMT), which
 // no kernel era changed in a way the model can see.
 
@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "../policy/fork_placement.hpp"
-#include "../policy/task_migrate.hpp"
+#include "../policy/task_migration.hpp"
 #include "machine.hpp"
 #include "world.hpp"
 
@@ -51,9 +51,9 @@ cpu_index place_new_task(world& s, const Placement& pl, std::uint32_t p, node_in
     if constexpr (requires { pl.task_migration().params.imbalance_pct; }) {
       pct = detail::domain_imbalance_pct(pl.task_migration().params.imbalance_pct);
     }
-    return detail::place_with(s, pl.fork_balancing(), p, parent, pct);
+    return detail::place_with(s, pl.fork_placement(), p, parent, pct);
   } else {
-    return detail::place_with(s, fork_placement<fork_rule::v3_8>{}, p, parent, 125);
+    return detail::place_with(s, fork_placement<fork_placement_rule::v3_8>{}, p, parent, 125);
   }
 }
 

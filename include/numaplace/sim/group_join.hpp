@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "../policy/memory_migration.hpp"
+#include "../policy/page_migration.hpp"
 #include "../stats/numa_group.hpp"
 #include "random.hpp"
 #include "world.hpp"

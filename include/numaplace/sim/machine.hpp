@@ -90,7 +90,7 @@ struct process_state {
   double next_scan_ms = 0;
   std::uint64_t scan_offset = 0;  // in chunks, over the process's regions in order
   std::uint32_t scan_seq = 0;
-  // v3.8..v3.12 only (scan_rule::v3_8): mm->first_nid, whether a thread has run off it since
+  // v3.8..v3.12 only (scan_pacing_rule::v3_8): mm->first_nid, whether a thread has run off it since
   // (scanning starts then), and mm->numa_next_reset.
   node_index first_nid = no_node;
   bool scan_active = false;

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "../policy/memory_migration.hpp"
+#include "../policy/page_migration.hpp"
 #include "machine.hpp"
 #include "result.hpp"
 #include "workload.hpp"

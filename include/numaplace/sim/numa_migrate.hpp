@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "../policy/task_migrate.hpp"
+#include "../policy/task_migration.hpp"
 #include "machine.hpp"
 #include "world.hpp"
 

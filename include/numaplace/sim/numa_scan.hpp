@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "../policy/machine_view.hpp"
-#include "../policy/memory_migration.hpp"
-#include "../policy/scan_period.hpp"
+#include "../policy/page_migration.hpp"
+#include "../policy/scan_pacing.hpp"
 #include "../stats/fault_stats.hpp"
 #include "../stats/numa_group.hpp"
 #include "access_index.hpp"
@@ -45,11 +45,11 @@ class numa_scanner {
     return false;
   }();
   static constexpr bool keeps_active_mask = [] {
-    if constexpr (has_page_rule) return page_policy::rule == page_migrate_rule::v3_15;
+    if constexpr (has_page_rule) return page_policy::rule == page_migration_rule::v3_15;
     return false;
   }();
   using pace_policy = std::remove_cvref_t<decltype(std::declval<const Placement&>().scan_pacing())>;
-  // The pace's era, when it names one (scan_period does; a user's own pace may not).
+  // The pace's era, when it names one (scan_pacing does; a user's own pace may not).
   static constexpr scan_tunables era_tunables = [] {
     if constexpr (requires { pace_policy::tunables; }) return pace_policy::tunables;
     return scan_tunables{};

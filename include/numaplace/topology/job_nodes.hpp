@@ -1,0 +1,116 @@
+#pragma once
+// The nodes for a new job of C CPUs and M MiB (job_demand.hpp): numad's question, answered in
+// the scheduler's distance circles.
+//
+// numad's rule (numad 0.5, numad.c: pick_numa_nodes and combined_value_of_weighted_resources,
+// fed by update_nodes), for a request of C CPUs and M MB:
+//  - available memory of a node is MemFree plus Inactive(file) from nodeN/meminfo (-C 1, the
+//    default); available CPU is the node's idle time between two /proc/stat samples taken 2 s
+//    apart, in hundredths of a CPU (so -w 4 asks for 400).
+//  - each node gets a magnitude (10 * memory needed + 4 * memory in excess) * (6 * CPU needed +
+//    1 * CPU in excess); the nodes wanted at least are max(ceil(M / MemTotal of node 0),
+//    ceil(C / CPUs of node 0)).
+//  - every node is tried as a centre: the others sorted by distance from it, ties to the larger
+//    magnitude; its score is the sum of magnitude / distance^2 over the first "at least" nodes.
+//    The best centre wins (the lowest index on a tie).
+//  - from that centre, in the same order, nodes are taken one by one, each giving its memory
+//    less a 100 MB margin and its idle CPU, until memory, CPUs and the node count are met (or
+//    every node is taken).
+//  - the answer is a node list in the kernel's list form, "0-1,4".
+//
+// numaplace's rule: the same demand met circle by circle around the best centre, in the
+// scheduler's distance circles (every node at one distance joins together, as the kernel's
+// sched_init_numa levels do), never node by node:
+//  - memory: what the caller says each node has free (MemFree of its meminfo on a live machine:
+//    node_meminfo.hpp); a machine with no free figure counts its node sizes.
+//  - CPUs: every CPU the node lists, idle or not. The advice says where a job of this shape
+//    fits; numad's 2-second idle sample makes the answer depend on what else ran in those 2 s,
+//    and a machine file has no idle time at all. Spreading around busy CPUs is the scheduler's
+//    job once the job runs.
+//  - best centre: the one whose circles meet the demand with the fewest nodes, then the nearest
+//    outermost circle, then the most free memory, then the most CPUs, then the lowest node id.
+//  - no margin is held back: MemFree is already what the kernel would hand out before reclaim.
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "dynamic_topology.hpp"
+#include "job_demand.hpp"
+#include "neighbour_circles.hpp"
+#include "types.hpp"
+
+namespace numaplace {
+
+/// What each node offers a new job, by dense index.
+struct node_supply {
+  std::vector<std::size_t> cpus;
+  std::vector<std::uint64_t> free_bytes;
+  bool memory_known = false;  ///< false: the machine gives no memory sizes, memory does not decide
+};
+
+/// The nodes around one centre that meet a demand, and how they rank.
+struct job_nodes {
+  std::vector<node_index> nodes;  ///< circle order from the centre
+  distance_t reach = 0;           ///< the distance of the outermost circle taken
+  std::uint64_t free_bytes = 0;   ///< saturating at 2^64 - 1
+  std::size_t cpus = 0;
+  bool enough = false;  ///< false: every node, and still short
+
+  /// Smaller is better: enough, then fewest nodes, nearest reach, most memory, most CPUs,
+  /// lowest centre.
+  auto rank() const {
+    return std::make_tuple(!enough, nodes.size(), reach, ~free_bytes, ~cpus, nodes.empty() ? node_index{0} : nodes.front());
+  }
+};
+
+namespace detail {
+
+// Memory sums saturate: two nodes of 2^64-1 bytes are "more than any demand", never a wrapped
+// few MiB.
+constexpr std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) noexcept {
+  return b > std::numeric_limits<std::uint64_t>::max() - a ? std::numeric_limits<std::uint64_t>::max() : a + b;
+}
+
+inline constexpr std::uint64_t bytes_per_mib = 1024 * 1024;
+
+}  // namespace detail
+
+/// Circle by circle from `centre` (a dense index) until `supply` meets `demand`, or every node.
+inline job_nodes widen_for_job(const dynamic_topology& t, const node_supply& supply, node_index centre,
+                               const job_demand& demand) {
+  job_nodes c;
+  for (const neighbour_circle& ring : neighbour_circles(t, centre)) {
+    for (const node_id id : ring.nodes) {
+      const node_index i = *t.index_of(id);
+      c.nodes.push_back(i);
+      c.cpus += supply.cpus[i];
+      c.free_bytes = detail::saturating_add(c.free_bytes, supply.free_bytes[i]);
+    }
+    c.reach = ring.distance;
+    // In MiB: *demand.mib * bytes_per_mib may wrap.
+    const bool memory_met = !demand.mib || !supply.memory_known || c.free_bytes / detail::bytes_per_mib >= *demand.mib;
+    if (c.cpus >= demand.cpus && memory_met) {
+      c.enough = true;
+      break;
+    }
+  }
+  return c;
+}
+
+/// The best centre's circles for `demand` (rank()); every node, not enough, when even all of
+/// them fall short. `t` has at least one node.
+inline job_nodes choose_job_nodes(const dynamic_topology& t, const node_supply& supply, const job_demand& demand) {
+  std::optional<job_nodes> best;
+  for (node_index centre = 0; centre < t.node_count(); ++centre) {
+    job_nodes c = widen_for_job(t, supply, centre, demand);
+    if (!best || c.rank() < best->rank()) best = std::move(c);
+  }
+  return best ? std::move(*best) : job_nodes{};
+}
+
+}  // namespace numaplace
