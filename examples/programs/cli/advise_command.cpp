@@ -22,11 +22,11 @@
 #include <vector>
 
 #include <numaplace/adapters/openmp_places.hpp>
+#include <numaplace/topology/cpulist.hpp>
 #include <numaplace/topology/job_demand.hpp>
 #include <numaplace/topology/job_nodes.hpp>
 #include <numaplace/topology/node_meminfo.hpp>
 
-#include "cpu_ranges.hpp"
 #include "exit_codes.hpp"
 #include "topology_source.hpp"
 
@@ -157,14 +157,15 @@ class advise_command final : public command {
     }
     if (numactl_) {
       // numactl refuses a --cpunodebind node without CPUs and a --membind node without memory.
-      fmt::print("--cpunodebind={} --membind={}\n", cpu_ranges(with_cpus), cpu_ranges(with_memory));
+      fmt::print("--cpunodebind={} --membind={}\n", numaplace::format_cpulist(with_cpus),
+                 numaplace::format_cpulist(with_memory));
     } else if (omp_places_) {
       // One place per node in circle order from the centre; one node binds close, several spread
       // (see numaplace::adapters::advise_openmp for why).
       fmt::print("OMP_PLACES={}\nOMP_PROC_BIND={}\n", numaplace::adapters::omp_places(t, nodes),
                  with_cpus.size() == 1 ? "close" : "spread");
     } else {
-      fmt::print("{}\n", cpu_ranges(all));
+      fmt::print("{}\n", numaplace::format_cpulist(all));
     }
   }
 
