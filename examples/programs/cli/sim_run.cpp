@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <utility>
@@ -35,14 +34,6 @@ const std::vector<std::string> default_custom_stacks{"no-balancing", "linux-mode
 constexpr unsigned default_custom_runs = 5;
 constexpr const char* default_custom_machine = "seed000-8node";
 constexpr unsigned max_runs = 100000;
-
-/// Standard deviations the seeds reported next to their means, per preset and stack (seed 000's
-/// table: "average bops / standard deviation"); seed_claim does not carry them.
-const std::map<std::string, std::map<std::string, double>>& reported_stddevs() {
-  static const std::map<std::string, std::map<std::string, double>> table{
-      {"seed000", {{"vanilla", 53528}, {"patches-1-2", 26590}, {"patches-1-4", 13874}}}};
-  return table;
-}
 
 bool same_machine(const numaplace::dynamic_topology& a, const numaplace::dynamic_topology& b) {
   if (a.node_count() != b.node_count()) return false;
@@ -215,15 +206,10 @@ sim::sweep_report report_frame(const sim_request& rq, const planned_sweep& sweep
       for (const auto& s : e.stacks) er.stacks.push_back({s, {}, {}, {}});
       pr.experiments.push_back(std::move(er));
     }
-    const auto stddevs = reported_stddevs().find(p.name);
     for (const auto& c : p.claims) {
-      sim::sweep_claim sc{c.experiment, c.baseline, c.variant, c.measure == sim::seed_claim::metric::elapsed,
-                   c.reported_baseline, c.reported_variant, c.note, std::nullopt, std::nullopt};
-      if (stddevs != reported_stddevs().end()) {
-        if (auto b = stddevs->second.find(c.baseline); b != stddevs->second.end()) sc.reported_baseline_stddev = b->second;
-        if (auto v = stddevs->second.find(c.variant); v != stddevs->second.end()) sc.reported_variant_stddev = v->second;
-      }
-      pr.claims.push_back(std::move(sc));
+      pr.claims.push_back({c.experiment, c.baseline, c.variant, c.measure == sim::seed_claim::metric::elapsed,
+                           c.reported_baseline, c.reported_variant, c.note, c.reported_baseline_stddev,
+                           c.reported_variant_stddev});
     }
     report.presets.push_back(std::move(pr));
   }
