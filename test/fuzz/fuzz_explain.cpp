@@ -14,7 +14,7 @@
 #include <vector>
 
 #include <numaplace/formats/explain_input_json.hpp>
-#include <numaplace/policy/imbalance_adjustment.hpp>
+#include <numaplace/policy/imbalance_by_rule.hpp>
 #include <numaplace/policy/trace.hpp>
 #include <numaplace/stacks.hpp>
 #include <numaplace/stats/fault_view.hpp>
@@ -78,27 +78,6 @@ void decide_with_every_stack(const numaplace::formats::explain_input& in) {
   });
 }
 
-// adjust_numa_imbalance() by the question's rule.
-long adjust(const numaplace::formats::imbalance_question& q, numaplace::decision_trace& trace) {
-  using numaplace::imbalance_adjustment;
-  using numaplace::imbalance_rule;
-  switch (q.rule) {
-    case imbalance_rule::v5_5:
-      return imbalance_adjustment<imbalance_rule::v5_5>{}.adjust_imbalance(q.args, trace);
-    case imbalance_rule::v5_7:
-      return imbalance_adjustment<imbalance_rule::v5_7>{}.adjust_imbalance(q.args, trace);
-    case imbalance_rule::v5_10:
-      return imbalance_adjustment<imbalance_rule::v5_10>{}.adjust_imbalance(q.args, trace);
-    case imbalance_rule::v5_11:
-      return imbalance_adjustment<imbalance_rule::v5_11>{}.adjust_imbalance(q.args, trace);
-    case imbalance_rule::v5_18:
-      return imbalance_adjustment<imbalance_rule::v5_18>{}.adjust_imbalance(q.args, trace);
-    case imbalance_rule::v5_19:
-      break;
-  }
-  return imbalance_adjustment<imbalance_rule::v5_19>{}.adjust_imbalance(q.args, trace);
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -116,7 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const formats::imbalance_question& q : in.imbalance) {
       NUMAPLACE_FUZZ_CHECK(std::find(variants.begin(), variants.end(), q.variant) != variants.end());
       trace.clear();
-      (void)adjust(q, trace);
+      (void)numaplace::adjust_imbalance_by_rule(q.rule, q.args, trace);
     }
     decide_with_every_stack(in);
   } catch (const formats::explain_input_error& e) {

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <numaplace/policy/imbalance_adjustment.hpp>
+#include <numaplace/policy/imbalance_by_rule.hpp>
 #include <numaplace/policy/trace.hpp>
 #include <numaplace/stacks.hpp>
 #include <numaplace/stats/fault_view.hpp>
@@ -168,27 +168,6 @@ std::string imbalance_reason(std::span<const decision_step> trace) {
   return fmt::format("{}: {}", fmt::join(tests, " and "), outcome);
 }
 
-// adjust_numa_imbalance() by the question's rule, its steps recorded into `trace`.
-long adjust(const imbalance_question& q, numaplace::decision_trace& trace) {
-  using numaplace::imbalance_adjustment;
-  using numaplace::imbalance_rule;
-  switch (q.rule) {
-    case imbalance_rule::v5_5:
-      return imbalance_adjustment<imbalance_rule::v5_5>{}.adjust_imbalance(q.args, trace);
-    case imbalance_rule::v5_7:
-      return imbalance_adjustment<imbalance_rule::v5_7>{}.adjust_imbalance(q.args, trace);
-    case imbalance_rule::v5_10:
-      return imbalance_adjustment<imbalance_rule::v5_10>{}.adjust_imbalance(q.args, trace);
-    case imbalance_rule::v5_11:
-      return imbalance_adjustment<imbalance_rule::v5_11>{}.adjust_imbalance(q.args, trace);
-    case imbalance_rule::v5_18:
-      return imbalance_adjustment<imbalance_rule::v5_18>{}.adjust_imbalance(q.args, trace);
-    case imbalance_rule::v5_19:
-      break;
-  }
-  return imbalance_adjustment<imbalance_rule::v5_19>{}.adjust_imbalance(q.args, trace);
-}
-
 // ---------------------------------------------------------------------------------------------
 
 template <class Placement>
@@ -299,7 +278,7 @@ explain_report make_explain_report(const explain_input& in, const std::string& s
   }
   for (const imbalance_question& q : in.imbalance) {
     trace.clear();
-    const long result = adjust(q, trace);
+    const long result = numaplace::adjust_imbalance_by_rule(q.rule, q.args, trace);
     r.imbalance.push_back({q, result, imbalance_reason(trace.steps())});
   }
   return r;
