@@ -28,7 +28,7 @@ struct seed_claim {
   double reported_variant = 0;
   std::string note;  ///< what the seed measured exactly
   /// The standard deviations the seed printed beside its means, where it did.
-  std::optional<double> reported_baseline_stddev, reported_variant_stddev;
+  std::optional<double> reported_baseline_stddev = std::nullopt, reported_variant_stddev = std::nullopt;
 
   /// The reported relative improvement, in percent (positive = variant better).
   double reported_gain_percent() const { return gain_percent(reported_baseline, reported_variant); }
