@@ -135,12 +135,12 @@ inline void run_sweep(const std::vector<seed_preset>& presets, const std::vector
       if (options.run_done) options.run_done(jb);
     }
   };
-  {
-    std::vector<std::jthread> pool;
-    const unsigned threads = sweep_threads(options.threads, runs.size());
-    for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
-    worker();
-  }
+  // std::thread, not std::jthread: libc++ before 18 has no jthread.
+  std::vector<std::thread> pool;
+  const unsigned threads = sweep_threads(options.threads, runs.size());
+  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
+  worker();
+  for (auto& th : pool) th.join();
   if (failure) {
     try {
       std::rethrow_exception(failure);
