@@ -238,23 +238,13 @@ void print_faults(const explain_report& r, const fault_report& f, std::string_vi
   print_table(header, rows);
 }
 
+// What the question's rule reads besides the imbalance, "none" when nothing.
 std::string imbalance_arguments(const imbalance_question& q) {
-  using numaplace::imbalance_rule;
-  const auto& a = q.args;
-  switch (q.rule) {
-    case imbalance_rule::v5_5:
-      return "none";
-    case imbalance_rule::v5_7:
-      return fmt::format("src_running {}", a.src_running);
-    case imbalance_rule::v5_10:
-      return fmt::format("dst_running {}", a.dst_running);
-    case imbalance_rule::v5_11:
-      return fmt::format("dst_running {}, dst_weight {}", a.dst_running, a.dst_weight);
-    case imbalance_rule::v5_18:
-    case imbalance_rule::v5_19:
-      break;
+  std::vector<std::string> read;
+  for (const auto& in : numaplace::inputs_read_by(q.rule, q.args)) {
+    read.push_back(fmt::format("{} {}", in.name, in.value));
   }
-  return fmt::format("dst_running {}, imb_numa_nr {}", a.dst_running, a.imb_numa_nr);
+  return read.empty() ? "none" : fmt::format("{}", fmt::join(read, ", "));
 }
 
 }  // namespace
