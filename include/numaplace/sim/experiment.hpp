@@ -106,6 +106,17 @@ struct stack_results {
   std::vector<run_result> runs;
 };
 
+/// The options of run `run` of `e`: seed e.seed + run, e's costs, machine and hardware.
+inline run_options run_options_of(const experiment& e, unsigned run) {
+  run_options o;
+  o.seed = e.seed + run;
+  o.costs = e.costs;
+  o.machine = e.machine;
+  o.hardware = e.hardware;
+  o.full_checks = o.verify_groups = e.full_checks;
+  return o;
+}
+
 /// Runs `runs` of every stack in e.stacks, which may name `mine` besides the named stacks and
 /// baselines: run i of every stack uses seed + i, so stacks meet the same random draws as far
 /// as their decisions let them. `shard` k of n keeps runs with index % n == k.
@@ -140,13 +151,8 @@ inline std::vector<stack_results> run_experiment(const experiment& e, const user
   const auto worker = [&] {
     for (std::size_t j = next++; j < jobs.size(); j = next++) {
       try {
-        run_options o;
-        o.seed = e.seed + jobs[j].run;
-        o.costs = e.costs;
-        o.machine = e.machine;
-        o.hardware = e.hardware;
-        o.full_checks = o.verify_groups = e.full_checks;
-        results[j] = run_stack(e.topology, e.load, e.stacks[jobs[j].stack], o, baseline_kernel_of(e.stacks), mine);
+        results[j] = run_stack(e.topology, e.load, e.stacks[jobs[j].stack], run_options_of(e, jobs[j].run),
+                               baseline_kernel_of(e.stacks), mine);
       } catch (...) {
         const std::lock_guard lock(progress_lock);
         if (!failure) failure = std::current_exception();

@@ -1,11 +1,9 @@
 #pragma once
 // A sweep: every run of every stack of every experiment, spread over threads and gathered into
-// a sweep_report (sweep_report.hpp). Each run is run_experiment of one stack alone and one run,
-// whose seed is the experiment's seed + run, as run_experiment numbers them; results go to
-// their run's slot, so the report does not depend on the number of threads. Alone, a baseline
-// (no-balancing, ...) runs the default stack's kernel (baseline_kernel_of), not that of the
-// experiment's first other stack as run_experiment of all its stacks would: numaplace sim's
-// results have always been these. With
+// a sweep_report (sweep_report.hpp). Each run is the one run_experiment of the whole experiment
+// makes: seed e.seed + run, and a baseline (no-balancing, ...) on the kernel of the experiment's
+// first other stack (baseline_kernel_of); results go to their run's slot, so the report does not
+// depend on the number of threads or shards. With
 // NUMAPLACE_SIM_COMPILED_STACKS the engines come from the registry (compiled_stacks.hpp);
 // without it they are instantiated here, as experiment.hpp does.
 
@@ -118,12 +116,10 @@ inline void run_sweep(const std::vector<seed_preset>& presets, const std::vector
       const sweep_run& jb = runs[j];
       const experiment& e = presets[jb.preset].experiments[jb.experiment];
       try {
-        experiment one = e;
-        one.stacks = {e.stacks[jb.stack]};
-        one.runs = 1;
-        one.seed = e.seed + jb.run;
-        one.full_checks = options.full_checks;
-        results[j] = std::move(run_experiment(one, 1).front().runs.front());
+        run_options o = run_options_of(e, jb.run);
+        o.full_checks = o.verify_groups = options.full_checks;
+        // A baseline runs the kernel of the experiment's first other stack, as in run_experiment.
+        results[j] = run_stack(e.topology, e.load, e.stacks[jb.stack], o, baseline_kernel_of(e.stacks));
       } catch (...) {
         const std::lock_guard lock(failure_lock);
         if (!failure) {
