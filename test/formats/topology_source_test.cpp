@@ -42,3 +42,12 @@ TEST_CASE("an unknown preset is refused with the names; hwloc and this machine a
   CHECK_FALSE(formats::load_topology_source(hwloc));
   CHECK_FALSE(formats::load_topology_source(formats::machine_request{}));
 }
+
+TEST_CASE("sysfs_lists_nodes: a folder with a nodeN folder lists nodes; none, or no folder, does not") {
+  CHECK(formats::sysfs_lists_nodes(NUMAPLACE_TEST_DATA "/sysfs/seed000"));
+  CHECK(formats::sysfs_lists_nodes(NUMAPLACE_TEST_DATA "/sysfs/cxl"));
+  // Node-list files but no node folder: a kernel without NUMA, or a container that hides it.
+  CHECK_FALSE(formats::sysfs_lists_nodes(NUMAPLACE_TEST_DATA "/sysfs/seed000/node0"));
+  CHECK_FALSE(formats::sysfs_lists_nodes(NUMAPLACE_TEST_DATA "/sysfs/no-such-folder"));
+  CHECK_FALSE(formats::sysfs_lists_nodes(NUMAPLACE_TEST_DATA "/sysfs/README.md"));
+}

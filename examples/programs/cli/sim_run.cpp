@@ -331,7 +331,7 @@ sim::sweep_report run_simulations(const sim_request& rq) {
 
   const std::vector<sim::sweep_run> jobs = sim::sweep_runs(presets, rq.shard, rq.shards);
 
-  const unsigned threads = sim::sweep_threads(rq.threads, jobs.size());
+  const unsigned threads = sim::worker_threads(rq.threads, jobs.size());
   std::vector<sim::run_size> sizes;
   sizes.reserve(jobs.size());
   for (const sim::sweep_run& jb : jobs) sizes.push_back(sim::run_size_of(presets[jb.preset].experiments[jb.experiment]));

@@ -9,8 +9,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -21,6 +19,7 @@
 #include <vector>
 
 #include <numaplace/topology/dynamic_topology.hpp>
+#include <numaplace/topology/error.hpp>
 #include <numaplace/topology/generator_spec.hpp>
 #include <numaplace/topology/load_file.hpp>
 #include <numaplace/topology/load_sysfs.hpp>
@@ -57,18 +56,13 @@ inline constexpr const char* default_sysfs_root = "/sys/devices/system/node";
 /// `online`, `possible` and the like are not). Machines without NUMA support in the kernel,
 /// or containers hiding it, have none.
 inline bool sysfs_lists_nodes(const std::filesystem::path& root) {
-  const auto is_node_folder = [](const std::filesystem::directory_entry& entry) {
-    const std::string name = entry.path().filename().string();
-    const std::string_view digits = std::string_view(name).substr(std::min<std::size_t>(name.size(), 4));
-    return name.starts_with("node") && !digits.empty() &&
-           std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c) != 0; }) &&
-           entry.is_directory();
-  };
   std::error_code ec;
-  for (std::filesystem::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
-    if (is_node_folder(*it)) return true;
+  if (!std::filesystem::is_directory(root, ec)) return false;
+  try {
+    return !numaplace::load::detail::sysfs_node_folders(root).empty();
+  } catch (const numaplace::topology_error&) {
+    return false;  // a folder that cannot be listed lists no nodes
   }
-  return false;
 }
 
 /// The named machine `name` (numaplace::presets). Throws unknown_machine listing the names.

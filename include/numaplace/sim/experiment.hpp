@@ -117,6 +117,12 @@ inline run_options run_options_of(const experiment& e, unsigned run) {
   return o;
 }
 
+/// The threads `jobs` jobs run on: `requested`, or every core for 0, never more than the jobs.
+inline unsigned worker_threads(unsigned requested, std::size_t jobs) {
+  const unsigned threads = requested != 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, jobs)));
+}
+
 /// Runs `runs` of every stack in e.stacks, which may name `mine` besides the named stacks and
 /// baselines: run i of every stack uses seed + i, so stacks meet the same random draws as far
 /// as their decisions let them. `shard` k of n keeps runs with index % n == k.
@@ -162,8 +168,7 @@ inline std::vector<stack_results> run_experiment(const experiment& e, const user
       if (progress) progress(done, jobs.size());
     }
   };
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, jobs.size())));
+  threads = worker_threads(threads, jobs.size());
   std::vector<std::thread> pool;
   for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
   worker();

@@ -55,13 +55,6 @@ inline std::vector<sweep_run> sweep_runs(const std::vector<seed_preset>& presets
   return runs;
 }
 
-/// The threads a sweep of `runs` runs uses: `requested`, or every core for 0, never more than
-/// there are runs.
-inline unsigned sweep_threads(unsigned requested, std::size_t runs) {
-  const unsigned threads = requested != 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, runs)));
-}
-
 /// One run of `e` as the budget counts it (run_budget.hpp).
 inline run_size run_size_of(const experiment& e) {
   run_size r;
@@ -92,7 +85,7 @@ inline run_size run_size_of(const experiment& e) {
 }
 
 struct sweep_options {
-  unsigned threads = 0;  ///< 0: every core (sweep_threads)
+  unsigned threads = 0;  ///< 0: every core (worker_threads)
   /// Every run checks what must always hold all along (experiment::full_checks).
   bool full_checks = false;
   /// Called after each run, failed or not, from the worker threads, not serialised.
@@ -133,7 +126,7 @@ inline void run_sweep(const std::vector<seed_preset>& presets, const std::vector
   };
   // std::thread, not std::jthread: libc++ before 18 has no jthread.
   std::vector<std::thread> pool;
-  const unsigned threads = sweep_threads(options.threads, runs.size());
+  const unsigned threads = worker_threads(options.threads, runs.size());
   for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
   worker();
   for (auto& th : pool) th.join();
