@@ -42,7 +42,7 @@ std::string config_with(const std::string& name, const std::string& process_fiel
 }
 
 double throughput_of(const nlohmann::json& report, std::size_t group) {
-  return report["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"][group]["throughput"].get<double>();
+  return report["experiments"][0]["workloads"][0]["stacks"][0]["runs"][0]["groups"][group]["throughput"].get<double>();
 }
 
 }  // namespace
@@ -52,8 +52,8 @@ TEST_CASE("every example experiment runs, and its report is stamped") {
     CAPTURE(entry.path());
     const auto j = report_of({"--config", entry.path().string(), "--runs", "1"});
     CHECK(j["format"] == "numaplace-sim-report");
-    CHECK(j["schema_version"] == 1);
-    const auto& e = j["presets"][0]["experiments"][0];
+    CHECK(j["schema_version"] == 2);
+    const auto& e = j["experiments"][0]["workloads"][0];
     CHECK(e["stacks"].size() == 2);
     CHECK(e["stacks"][0]["runs"].size() == 1);  // --runs 1 overrides the file's 2
   }
@@ -62,13 +62,13 @@ TEST_CASE("every example experiment runs, and its report is stamped") {
 TEST_CASE("the file's stacks, runs and seed are used, and the command line overrides them") {
   const std::string file = examples + "staggered-start.json";
   const auto from_file = report_of({"--config", file});
-  const auto& e = from_file["presets"][0]["experiments"][0];
+  const auto& e = from_file["experiments"][0]["workloads"][0];
   CHECK(e["name"] == "staggered-pair");
   CHECK(e["seed"] == 7);
   CHECK(e["runs"] == 2);
   CHECK(e["stacks"][1]["stack"] == "linux-modern");
   const auto overridden = report_of({"--config", file, "--stacks", "hard-binding", "--seed", "11", "--runs", "1"});
-  const auto& o = overridden["presets"][0]["experiments"][0];
+  const auto& o = overridden["experiments"][0]["workloads"][0];
   CHECK(o["seed"] == 11);
   CHECK(o["runs"] == 1);
   REQUIRE(o["stacks"].size() == 1);
@@ -89,7 +89,7 @@ TEST_CASE("a process's start time, a cost model field and SMT reach the simulato
 
 TEST_CASE("inverse_moves_memory: false leaves a process's memory with its CPUs under inverse binding") {
   const auto local_of = [](const nlohmann::json& report) {
-    return report["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"][1]["local_fraction"].get<double>();
+    return report["experiments"][0]["workloads"][0]["stacks"][0]["runs"][0]["groups"][1]["local_fraction"].get<double>();
   };
   const auto stacks = std::vector<std::string>{"--stacks", "inverse-binding"};
   auto moved = std::vector<std::string>{"--config", config_with("inverse-moved", "")};
@@ -102,7 +102,7 @@ TEST_CASE("inverse_moves_memory: false leaves a process's memory with its CPUs u
 
 TEST_CASE("first_touch_nodes forces where a process's memory starts, and a node beyond the machine is named") {
   const auto memory_of = [](const nlohmann::json& report) {
-    return report["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"][1]["memory_nodes"];
+    return report["experiments"][0]["workloads"][0]["stacks"][0]["runs"][0]["groups"][1]["memory_nodes"];
   };
   for (const int node : {2, 3}) {
     const auto file = config_with("forced", R"(, "first_touch_nodes": [)" + std::to_string(node) + "]");
@@ -122,7 +122,7 @@ TEST_CASE("a machine file is found next to the config, and a missing one is name
       R"({"machine": {"file": "m.txt"}, "runs": 1, "workloads": [{"seconds": 1, "processes": [{"regions": [{"chunks": 4}], "threads": 2, "accesses": [{"region": 0}]}]}]})";
   std::ofstream(dir / "exp.json") << body;
   const auto j = report_of({"--config", (dir / "exp.json").string()});
-  CHECK(j["presets"][0]["experiments"][0]["machine"].get<std::string>().find("m.txt") != std::string::npos);
+  CHECK(j["experiments"][0]["workloads"][0]["machine"].get<std::string>().find("m.txt") != std::string::npos);
   std::filesystem::remove(dir / "m.txt");
   const auto r = run_numaplace({"sim", "--config", (dir / "exp.json").string()});
   CHECK(r.exit_code == 2);
@@ -143,8 +143,8 @@ namespace {
 // What a run found and on what machine, without the labels that name where it came from.
 nlohmann::json results_of(const nlohmann::json& report) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& p : report.at("presets")) {
-    for (const auto& e : p.at("experiments")) {
+  for (const auto& p : report.at("experiments")) {
+    for (const auto& e : p.at("workloads")) {
       out.push_back({e.at("stacks"), e.at("runs"), e.at("seed"), e.at("metric"), e.at("topology")});
     }
   }
@@ -205,4 +205,43 @@ TEST_CASE("a config written by --config-json reads back to the same file and the
     CHECK(results_of(report_of({"--config", path})) == results_of(report_of({"--config", config, "--runs", "1"})));
     std::filesystem::remove(path);
   }
+}
+
+// A database and a batch job are two programs: reports give each its own row, summary and
+// comparison, never one mean over both (its "stddev" would be the gap between them).
+TEST_CASE("an experiment of two programs reports each apart") {
+  const std::string config = examples + "staggered-start.json";  // processes "early" and "late"
+  const auto j = report_of({"--config", config, "--runs", "2"});
+  const auto& e = j["experiments"][0]["workloads"][0];
+  for (const auto& stack : e["stacks"]) {
+    REQUIRE(stack.contains("programs"));
+    REQUIRE(stack["programs"].size() == 2);
+    CHECK(stack["programs"][0]["program"] == "early");
+    CHECK(stack["programs"][1]["program"] == "late");
+    // Each program's mean is its own groups' mean.
+    for (std::size_t p = 0; p < 2; ++p) {
+      double sum = 0;
+      for (const auto& run : stack["runs"]) sum += run["groups"][p]["throughput"].get<double>();
+      CHECK(stack["programs"][p]["summary"]["mean"].get<double>() == doctest::Approx(sum / 2));
+      CHECK(stack["programs"][p]["groups"] == 2);
+    }
+  }
+  // The whole workload's comparison, then each program's.
+  REQUIRE(e["comparisons"].size() == 3);
+  CHECK_FALSE(e["comparisons"][0].contains("program"));
+  CHECK(e["comparisons"][1]["program"] == "early");
+  CHECK(e["comparisons"][2]["program"] == "late");
+
+  const auto text = run_numaplace({"sim", "--config", config, "--runs", "2"});
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("program") != std::string::npos);
+  CHECK(text.out.find("linux-modern vs no-balancing, early: ") != std::string::npos);
+  CHECK(text.out.find("linux-modern vs no-balancing, late: ") != std::string::npos);
+}
+
+TEST_CASE("instances of one program pool: jvm1 and jvm2 are one program") {
+  const auto j = report_of({"--workload", "specjbb:2:4:2", "--machine", "seed003-4node", "--runs", "1"});
+  const auto& e = j["experiments"][0]["workloads"][0];
+  CHECK_FALSE(e["stacks"][0].contains("programs"));
+  CHECK(e["comparisons"].size() == 1);
 }

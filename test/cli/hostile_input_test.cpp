@@ -156,10 +156,10 @@ TEST_CASE("merge refuses doctored parts, naming the part and the place") {
   const auto doctored = [&](const std::string& name, const std::string& from,
                             const std::function<void(nlohmann::json& runs)>& edit) {
     auto doc = nlohmann::json::parse(text_of(from));
-    edit(doc["presets"][0]["experiments"][0]["stacks"][0]["runs"]);
+    edit(doc["experiments"][0]["workloads"][0]["stacks"][0]["runs"]);
     return scratch_file(name, doc.dump());
   };
-  const std::string runs = "/presets/0/experiments/0/stacks/0/runs";
+  const std::string runs = "/experiments/0/workloads/0/stacks/0/runs";
 
   // Run 2 given twice, once as itself and once as a relabelled copy of run 0: "5 groups" from a
   // 4-run sweep, before.
@@ -194,11 +194,11 @@ TEST_CASE("merge refuses doctored parts, naming the part and the place") {
   // Another shape where the report has an object or a list: a field's type, not a crash or
   // nlohmann's message (exit 1 before, found by the fuzz_sim_report target's seeds, edited).
   for (const auto& [name, pointer] : std::vector<std::pair<std::string, std::string>>{
-           {"shape-presets", "/presets"}, {"shape-stacks", "/presets/0/experiments/0/stacks/0"}, {"shape-claims", "/presets/0/claims"}}) {
+           {"shape-experiments", "/experiments"}, {"shape-stacks", "/experiments/0/workloads/0/stacks/0"}, {"shape-claims", "/experiments/0/claims"}}) {
     auto doc = nlohmann::json::parse(text_of(p1));
-    doc[nlohmann::json::json_pointer(pointer)] = pointer == "/presets/0/claims" ? nlohmann::json::array({7}) : nlohmann::json(5);
+    doc[nlohmann::json::json_pointer(pointer)] = pointer == "/experiments/0/claims" ? nlohmann::json::array({7}) : nlohmann::json(5);
     const auto shaped = scratch_file(name + ".json", doc.dump());
-    check_rejected({"sim", "--merge", p0, shaped}, shaped + ": /presets/");
+    check_rejected({"sim", "--merge", p0, shaped}, shaped + ": /experiments/");
     std::filesystem::remove(shaped);
   }
   for (const auto& f : {p0, p1, twice, misplaced, beyond, reseeded, short_part, negative, local, nodes, unsettled}) std::filesystem::remove(f);

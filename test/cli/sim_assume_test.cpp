@@ -46,14 +46,14 @@ TEST_CASE("--assume list names every assumption with what it is") {
 TEST_CASE("a scaled run says so in JSON, in its request, and in text; its results move") {
   const json plain = json::parse(output_of(with(small, {"--json"})));
   CHECK_FALSE(plain.contains("assumptions"));  // the default model's report is as it was
-  CHECK_FALSE(plain["presets"][0]["experiments"][0].contains("assumptions"));
+  CHECK_FALSE(plain["experiments"][0]["workloads"][0].contains("assumptions"));
   CHECK_FALSE(plain["request"].contains("assumptions"));
 
   const json scaled = json::parse(output_of(with(small, {"--assume", "specjbb.memory_bound=2", "--json"})));
   CHECK(scaled["assumptions"] == doubled);
-  CHECK(scaled["presets"][0]["experiments"][0]["assumptions"] == doubled);
+  CHECK(scaled["experiments"][0]["workloads"][0]["assumptions"] == doubled);
   CHECK(scaled["request"]["assumptions"] == doubled);
-  const auto mean = [](const json& j) { return j["presets"][0]["experiments"][0]["stacks"][0]["summary"]["mean"].get<double>(); };
+  const auto mean = [](const json& j) { return j["experiments"][0]["workloads"][0]["stacks"][0]["summary"]["mean"].get<double>(); };
   CHECK(mean(scaled) < mean(plain));  // twice as memory-bound: slower
 
   const std::string text = output_of(with(small, {"--assume", "specjbb.memory_bound=2"}));
@@ -67,9 +67,9 @@ TEST_CASE("an assumption no experiment has changes nothing, and a notice says so
   REQUIRE(r.exit_code == 0);
   CHECK(contains(r.err, "--assume make.memory_bound: no experiment of this run has it"));
   const json j = json::parse(r.out);
-  CHECK(j["presets"][0]["experiments"][0]["assumptions"] == json::array());
+  CHECK(j["experiments"][0]["workloads"][0]["assumptions"] == json::array());
   const json plain = json::parse(output_of(with(small, {"--json"})));
-  CHECK(j["presets"][0]["experiments"][0]["stacks"] == plain["presets"][0]["experiments"][0]["stacks"]);
+  CHECK(j["experiments"][0]["workloads"][0]["stacks"] == plain["experiments"][0]["workloads"][0]["stacks"]);
 }
 
 TEST_CASE("scaled shards merge, and keep what was scaled; parts scaled otherwise are refused") {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_runner.hpp"
 
 using numaplace_cli_test::output_of;
@@ -36,6 +38,27 @@ TEST_CASE("merged shards are the unsharded report, in every output form") {
   CHECK(output_of({"sim", "--merge", p0, p1}) == output_of(text));
   text.push_back("--csv");
   CHECK(output_of({"sim", "--merge", p0, p1, "--csv"}) == output_of(text));
+}
+
+// Version 1 parts said "presets" for experiments, and "experiments" for their workloads.
+TEST_CASE("parts written in schema version 1's names still merge") {
+  const std::string whole = output_of(sweep({}));
+  std::vector<std::string> parts;
+  for (const char* k : {"0", "1"}) {
+    auto doc = nlohmann::json::parse(output_of(sweep({"--shard", std::string(k) + "/2"})));
+    REQUIRE(doc["schema_version"] == 2);
+    doc["schema_version"] = 1;
+    doc["all_presets"] = doc["all_experiments"];
+    doc.erase("all_experiments");
+    for (auto& x : doc["experiments"]) {
+      x["experiments"] = x["workloads"];
+      x.erase("workloads");
+    }
+    doc["presets"] = doc["experiments"];
+    doc.erase("experiments");
+    parts.push_back(numaplace_cli_test::scratch_file(std::string("v1-") + k + ".json", doc.dump()));
+  }
+  CHECK(output_of({"sim", "--merge", parts[0], parts[1], "--json"}) == whole);
 }
 
 TEST_CASE("seed presets merge too") {
@@ -68,7 +91,7 @@ TEST_CASE("parts that do not make one sweep are refused, naming the file") {
   numaplace_cli_test::check_rejected({"sim", "--merge", p0, p0}, p0 + ": /shard: 0/2 again");
   numaplace_cli_test::check_rejected({"sim", "--merge", p0}, "shard 1/2 is missing");
   numaplace_cli_test::check_rejected({"sim", "--merge", p0, other_seed},
-                                     other_seed + ": /presets/0/experiments/0/seed: differs from " + p0);
+                                     other_seed + ": /experiments/0/workloads/0/seed: differs from " + p0);
   numaplace_cli_test::check_rejected({"sim", "--merge", p0, of_three}, of_three + ": /shard: is 1/3");
   numaplace_cli_test::check_rejected({"sim", "--merge", p0, experiment}, experiment + ": has no format");
   numaplace_cli_test::check_rejected({"sim", "--merge", p0, p1, "--runs", "2"}, "--merge prints the parts' sweep");

@@ -55,12 +55,12 @@ TEST_CASE("sim --json on a small custom run: structure, every group field, fast"
   CHECK(seconds < 5.0);
 
   CHECK(j["shard"] == "0/1");
-  REQUIRE(j["presets"].size() == 1);
-  const json& p = j["presets"][0];
+  REQUIRE(j["experiments"].size() == 1);
+  const json& p = j["experiments"][0];
   CHECK(p["name"] == "custom");
   CHECK(p["claims"].empty());
-  REQUIRE(p["experiments"].size() == 1);
-  const json& e = p["experiments"][0];
+  REQUIRE(p["workloads"].size() == 1);
+  const json& e = p["workloads"][0];
   CHECK(e["name"] == "specjbb:2:8:5");
   CHECK(contains(e["machine"].get<std::string>(), "preset seed001-4node"));
   CHECK(e["metric"] == "throughput");
@@ -101,7 +101,7 @@ TEST_CASE("sim --json on a small custom run: structure, every group field, fast"
 
 TEST_CASE("sim --timeline adds each group's tasks per node over time") {
   const json j = run_json(with(small, {"--runs", "1", "--stacks", "linux-modern", "--json", "--timeline"}));
-  const json& g = j["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"][0];
+  const json& g = j["experiments"][0]["workloads"][0]["stacks"][0]["runs"][0]["groups"][0];
   REQUIRE(g.contains("tasks_over_time"));
   REQUIRE(g["tasks_over_time"].size() >= 5);
   unsigned tasks = 0;
@@ -124,11 +124,11 @@ TEST_CASE("sim --shard 0/2 and 1/2 together are the full sweep") {
   const json a = run_json(with(small, {"--runs", "3", "--json", "--shard", "0/2"}));
   const json b = run_json(with(small, {"--runs", "3", "--json", "--shard", "1/2"}));
   CHECK(a["shard"] == "0/2");
-  const json& fs = full["presets"][0]["experiments"][0]["stacks"];
+  const json& fs = full["experiments"][0]["workloads"][0]["stacks"];
   for (std::size_t s = 0; s < fs.size(); ++s) {
     std::set<unsigned> seen;
     for (const json* part : {&a, &b}) {
-      for (const json& run : (*part)["presets"][0]["experiments"][0]["stacks"][s]["runs"]) {
+      for (const json& run : (*part)["experiments"][0]["workloads"][0]["stacks"][s]["runs"]) {
         const unsigned r = run["run"];
         CHECK(seen.insert(r).second);  // no run twice
         REQUIRE(r < fs[s]["runs"].size());
@@ -148,9 +148,9 @@ TEST_CASE("sim --csv: a header and one row per experiment, stack, run and group"
     lines.push_back(r.out.substr(start, end - start));
   }
   REQUIRE(lines.size() == 1 + 2 * 2 * 2);
-  CHECK(lines[0].starts_with("preset,experiment,stack,run,seed,group,throughput,"));
-  CHECK(lines[1].starts_with("custom,specjbb:2:8:5,no-balancing,0,1,jvm1,"));
-  CHECK(lines[8].starts_with("custom,specjbb:2:8:5,linux-modern,1,2,jvm2,"));
+  CHECK(lines[0].starts_with("experiment,workload,stack,run,seed,group,program,throughput,"));
+  CHECK(lines[1].starts_with("custom,specjbb:2:8:5,no-balancing,0,1,jvm1,jvm*,"));
+  CHECK(lines[8].starts_with("custom,specjbb:2:8:5,linux-modern,1,2,jvm2,jvm*,"));
 }
 
 TEST_CASE("more tasks than CPUs is a valid, oversubscribed run") {
@@ -169,7 +169,7 @@ TEST_CASE("hard binding of a custom workload binds each process to nodes of its 
   // 30 threads need two of seed001-4node's 24-CPU nodes: jvm1 on 0,1 and jvm2 on 2,3.
   const json j = run_json({"sim", "--workload", "specjbb:2:30:3", "--machine", "seed001-4node", "--runs", "1",
                            "--stacks", "hard-binding", "--json"});
-  const json& groups = j["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"];
+  const json& groups = j["experiments"][0]["workloads"][0]["stacks"][0]["runs"][0]["groups"];
   REQUIRE(groups.size() == 2);
   CHECK(groups[0]["task_nodes"] == json({0, 1}));
   CHECK(groups[1]["task_nodes"] == json({2, 3}));
@@ -180,7 +180,7 @@ TEST_CASE("hard binding says how it sized its sets: by cores, or by logical CPUs
   // seed000-8node's measured costs state SMT2: one 80-warehouse JVM gets all 80 cores.
   const json one = run_json({"sim", "--workload", "specjbb:1:80:3", "--machine", "seed000-8node", "--runs", "1",
                              "--stacks", "no-balancing,hard-binding", "--json"});
-  const json& e = one["presets"][0]["experiments"][0];
+  const json& e = one["experiments"][0]["workloads"][0];
   CHECK(e["binding"] ==
         "by cores (SMT2), one thread per core, as numactl users bind: 80 threads in 1 process, 80 free cores");
   CHECK(e["stacks"][1]["runs"][0]["groups"][0]["memory_nodes"] == json({0, 1, 2, 3, 4, 5, 6, 7}));
@@ -194,7 +194,7 @@ TEST_CASE("hard binding says how it sized its sets: by cores, or by logical CPUs
   const auto none = run_numaplace(with(small, {"--runs", "1", "--stacks", "no-balancing"}));
   CHECK_FALSE(contains(none.out, "binding:"));
   const json unbound = run_json(with(small, {"--runs", "1", "--stacks", "no-balancing", "--json"}));
-  CHECK_FALSE(unbound["presets"][0]["experiments"][0].contains("binding"));
+  CHECK_FALSE(unbound["experiments"][0]["workloads"][0].contains("binding"));
 }
 
 TEST_CASE("a node holds its memory and no more: the report says so, and memory that cannot fit is an error") {
@@ -214,7 +214,7 @@ TEST_CASE("a node holds its memory and no more: the report says so, and memory t
   CHECK(contains(full.out, "\n  full nodes: 256 chunks placed on another node because theirs was full, 0 page "
                            "migrations refused by a full node (all runs)\n"));
   const json j = run_json(with(half, {"--json"}));
-  CHECK(j["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["full_nodes"] ==
+  CHECK(j["experiments"][0]["workloads"][0]["stacks"][0]["runs"][0]["full_nodes"] ==
         json({{"fell_back", 256}, {"migrations_refused", 0}}));
   // numa01 first touches both processes' 3 GiB on node 0 (MPOL_BIND): 6 GiB on a 4 GiB node.
   check_rejected({"sim", "--generate", "fully-connected:2:20/cpus=2/memory=4G", "--workload", "numa01:2", "--runs",
@@ -225,7 +225,7 @@ TEST_CASE("a node holds its memory and no more: the report says so, and memory t
 TEST_CASE("inverse binding of a custom workload binds each process's memory to the other's nodes") {
   const json j = run_json({"sim", "--workload", "specjbb:2:30:3", "--machine", "seed001-4node", "--runs", "1",
                            "--stacks", "inverse-binding", "--json"});
-  const json& groups = j["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"];
+  const json& groups = j["experiments"][0]["workloads"][0]["stacks"][0]["runs"][0]["groups"];
   REQUIRE(groups.size() == 2);
   CHECK(groups[0]["task_nodes"] == json({0, 1}));
   CHECK(groups[0]["memory_nodes"] == json({2, 3}));
@@ -237,7 +237,7 @@ TEST_CASE("an elapsed-time comparison times each run's whole workload: its last 
   // numa01's INVERSE_BIND leaves its second process local, so the two finish far apart.
   const json j = run_json({"sim", "--workload", "numa01:6", "--generate", "fully-connected:2:20/cpus=6/memory=12G",
                            "--runs", "2", "--stacks", "hard-binding,inverse-binding", "--json"});
-  const json& e = j["presets"][0]["experiments"][0];
+  const json& e = j["experiments"][0]["workloads"][0];
   const auto mean_of = [&](std::size_t stack, bool last) {
     double sum = 0;
     for (const json& run : e["stacks"][stack]["runs"]) {
@@ -301,7 +301,7 @@ void check_verdict_reads_interval(const json& j, const std::string& distinguisha
 
 TEST_CASE("sim --json: seed claims carry the 95 % interval and a verdict") {
   const json j = run_json({"sim", "--experiment", "seed002", "--runs", "2", "--json"});
-  const json& claims = j["presets"][0]["claims"];
+  const json& claims = j["experiments"][0]["claims"];
   REQUIRE_FALSE(claims.empty());
   for (const json& c : claims) {
     if (c["simulated"].is_null()) continue;
@@ -329,7 +329,7 @@ TEST_CASE("a custom run compares each later stack with the first, with an interv
   CHECK((line.ends_with("): not distinguishable") || line.ends_with("): better") || line.ends_with("): worse")));
 
   const json j = run_json(with(small, {"--runs", "3", "--json"}));
-  const json& e = j["presets"][0]["experiments"][0];
+  const json& e = j["experiments"][0]["workloads"][0];
   REQUIRE(e["comparisons"].size() == 1);
   const json& c = e["comparisons"][0];
   CHECK(c["baseline"] == "no-balancing");
@@ -363,6 +363,7 @@ TEST_CASE("--plot writes data, a script and PNGs, or says gnuplot is missing") {
     CHECK(std::filesystem::exists(dir / "plots.gp"));
     CHECK(std::filesystem::file_size(dir / "custom-specjbb_2_8_5-stacks.png") > 0);
     CHECK(std::filesystem::file_size(dir / "custom-specjbb_2_8_5-linux-modern-occupancy.png") > 0);
+    CHECK(std::filesystem::file_size(dir / "custom-specjbb_2_8_5-linux-modern-memory.png") > 0);
   } else {
     CHECK(r.exit_code == 2);
     CHECK(contains(r.err, "gnuplot"));

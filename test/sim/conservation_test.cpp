@@ -67,7 +67,11 @@ void step_and_check(Engine& e, const workload& w, const dynamic_topology& t, dou
       const bool started = s.seconds * 1000.0 >= ps.start_ms;
       if (ps.jobs == 0 && !w.report_elapsed) CHECK(tasks == (started ? ps.threads.size() : 0));
       CHECK(tasks <= ps.threads.size());
+      // Memory over time: a node list like the tasks', never more than the process has.
+      REQUIRE(s.memory_per_node.size() == t.node_count());
+      CHECK(std::accumulate(s.memory_per_node.begin(), s.memory_per_node.end(), std::uint64_t{0}) <= chunks_of(ps));
     }
+    if (!g.tasks_over_time.empty()) CHECK(g.tasks_over_time.back().memory_per_node == g.memory_per_node);
     if (w.report_elapsed && g.elapsed_seconds < w.seconds) CHECK(g.tasks_over_time.back().tasks_per_node == std::vector<std::uint32_t>(t.node_count(), 0));
     if (binds_cpus(mode) && ps.bind_each_thread) {
       // Bound thread by thread (numa02's binding builds): each node holds the parts of the
@@ -90,7 +94,10 @@ void step_and_check(Engine& e, const workload& w, const dynamic_topology& t, dou
       const bool inverted = mode == balancing::inverse_binding && ps.inverse_moves_memory;
       const auto memory = inverted ? farthest_nodes(t, cpus) : cpus;
       for (node_index m = 0; m < t.node_count(); ++m) {
-        if (std::find(memory.begin(), memory.end(), m) == memory.end()) CHECK(g.memory_per_node[m] == 0);
+        if (std::find(memory.begin(), memory.end(), m) == memory.end()) {
+          CHECK(g.memory_per_node[m] == 0);
+          for (const auto& s : g.tasks_over_time) CHECK(s.memory_per_node[m] == 0);
+        }
         if (std::find(cpus.begin(), cpus.end(), m) != cpus.end()) continue;
         for (const auto& s : g.tasks_over_time) CHECK(s.tasks_per_node[m] == 0);
       }

@@ -101,7 +101,8 @@ inline std::string first_difference(const run_result& a, const run_result& b) {
     if (!d.str().empty()) return d.str();
     for (std::size_t s = 0; s < x.tasks_over_time.size(); ++s) {
       if (x.tasks_over_time[s].seconds != y.tasks_over_time[s].seconds ||
-          x.tasks_over_time[s].tasks_per_node != y.tasks_over_time[s].tasks_per_node) {
+          x.tasks_over_time[s].tasks_per_node != y.tasks_over_time[s].tasks_per_node ||
+          x.tasks_over_time[s].memory_per_node != y.tasks_over_time[s].memory_per_node) {
         return g + "tasks_over_time[" + std::to_string(s) + "]";
       }
     }

@@ -29,16 +29,24 @@ std::string csv_nodes(const std::vector<numaplace::node_id>& ids) {
 
 void print_sim_csv(const sim::sweep_report& r) {
   fmt::print(
-      "preset,experiment,stack,run,seed,group,throughput,elapsed_seconds,local_fraction,task_migrations,"
+      "experiment,workload,stack,run,seed,group,program,throughput,elapsed_seconds,local_fraction,task_migrations,"
       "page_migrations,balancer_seconds,converged_seconds,memory_nodes,task_nodes,memory_in_one_node_group\n");
   for (const auto& p : r.presets) {
     for (const auto& e : p.experiments) {
+      const auto programs = sim::programs_of(e);
+      // The label reports use for a group's program (sim::programs_of): "db", or "jvm*".
+      const auto program_label = [&](const sim::group_result& g) {
+        for (const auto& prog : programs) {
+          if (sim::runs_program(g, &prog)) return prog.label;
+        }
+        return g.name;
+      };
       for (const auto& s : e.stacks) {
         for (std::size_t i = 0; i < s.runs.size(); ++i) {
           for (const auto& g : s.runs[i].groups) {
-            fmt::print("{},{},{},{},{},{},{:.2f},{:.3f},{:.4f},{},{},{:.3f},{:.1f},{},{},{}\n", csv_field(p.name),
+            fmt::print("{},{},{},{},{},{},{},{:.2f},{:.3f},{:.4f},{},{},{:.3f},{:.1f},{},{},{}\n", csv_field(p.name),
                        csv_field(e.name), csv_field(s.stack), s.run_index[i], s.run_seed[i], csv_field(g.name),
-                       g.throughput, g.elapsed_seconds, g.local_fraction, g.task_migrations, g.page_migrations,
+                       csv_field(program_label(g)),                       g.throughput, g.elapsed_seconds, g.local_fraction, g.task_migrations, g.page_migrations,
                        g.balancer_seconds, g.converged_seconds, csv_nodes(g.memory_nodes), csv_nodes(sim::task_nodes(g, e.topology)),
                        sim::within_one_node_group(e.topology, g.memory_nodes) ? 1 : 0);
           }

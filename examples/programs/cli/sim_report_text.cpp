@@ -48,25 +48,39 @@ void print_runs(const sim::experiment_runs& e, const sim::stack_runs& s) {
   }
 }
 
+// One row per stack, or per stack and program when the experiment runs several programs
+// (sim::programs_of): a database's and a batch job's figures are never averaged together.
 void print_table(const sim::experiment_runs& e) {
+  const auto programs = e.stacks.empty() ? std::vector<sim::program>{} : sim::programs_of(e);
+  const bool split = programs.size() > 1;
   std::size_t w = 5;
   for (const auto& s : e.stacks) w = std::max(w, s.stack.size());
+  std::size_t pw = 7;
+  for (const auto& p : programs) pw = std::max(pw, p.label.size());
+  const std::string program_head = split ? fmt::format("  {:<{}}", "program", pw) : "";
   const char* unit = e.elapsed ? "elapsed s" : "ops/s";
-  fmt::print("  {:<{}}  {:>6}  {:>12}  {:>10}  {:>12}  {:>12}  {:>12}  {:>5}  {:>6}  {}\n", "stack", w, "groups",
-             fmt::format("mean {}", unit), "stddev", "min", "max", "hmean", "local", "conv s", "one node group");
-  for (const auto& s : e.stacks) {
-    const sim::stack_stats st = sim::stats_of(e, s);
+  fmt::print("  {:<{}}{}  {:>6}  {:>12}  {:>10}  {:>12}  {:>12}  {:>12}  {:>5}  {:>6}  {}\n", "stack", w, program_head,
+             "groups", fmt::format("mean {}", unit), "stddev", "min", "max", "hmean", "local", "conv s", "one node group");
+  const auto row = [&](const sim::stack_runs& s, const sim::program* only) {
+    const sim::stack_stats st = sim::stats_of(e, s, only);
+    const std::string program_cell = only != nullptr ? fmt::format("  {:<{}}", only->label, pw) : "";
     if (st.groups == 0) {
-      fmt::print("  {:<{}}  {:>6}  (no runs in this shard)\n", s.stack, w, 0);
+      fmt::print("  {:<{}}{}  {:>6}  (no runs in this shard)\n", s.stack, w, program_cell, 0);
+      return;
+    }
+    fmt::print("  {:<{}}{}  {:>6}  {:>12.2f}  {:>10.2f}  {:>12.2f}  {:>12.2f}  {:>12.2f}  {:>5.2f}  {:>6.1f}  {}/{}\n",
+               s.stack, w, program_cell, st.groups, st.metric.mean, st.metric.stddev, st.metric.min, st.metric.max,
+               st.metric.harmonic_mean, st.local_fraction, st.converged_seconds, st.in_one_node_group, st.groups);
+  };
+  for (const auto& s : e.stacks) {
+    if (!split) {
+      row(s, nullptr);
       continue;
     }
-    fmt::print("  {:<{}}  {:>6}  {:>12.2f}  {:>10.2f}  {:>12.2f}  {:>12.2f}  {:>12.2f}  {:>5.2f}  {:>6.1f}  {}/{}\n", s.stack,
-               w, st.groups, st.metric.mean, st.metric.stddev, st.metric.min, st.metric.max, st.metric.harmonic_mean,
-               st.local_fraction, st.converged_seconds, st.in_one_node_group, st.groups);
+    for (const auto& p : programs) row(s, &p);
   }
 }
 
-// Without claims, each later stack against the first, so every comparison has an interval.
 // Whether every settle of memory demand and speed reached its fixed point: a run where one
 // did not is reported, not hidden.
 void print_settles(const sim::experiment_runs& e) {
@@ -107,14 +121,27 @@ void print_full_nodes(const sim::experiment_runs& e) {
              all.fell_back, all.migrations_refused);
 }
 
+// Without claims: each later stack against the first, with its interval, for the whole workload
+// and, when it runs several programs, for each on its own.
 void print_comparisons(const sim::experiment_runs& e) {
   if (e.stacks.size() < 2) return;
-  const auto first = sim::run_samples(e, e.stacks.front());
+  const auto programs = sim::programs_of(e);
+  std::vector<const sim::program*> parts{nullptr};
+  if (programs.size() > 1) {
+    for (const auto& p : programs) parts.push_back(&p);
+  }
   fmt::print("\n");
   for (std::size_t i = 1; i < e.stacks.size(); ++i) {
-    const sim::stack_comparison c = sim::compare_runs(first, sim::run_samples(e, e.stacks[i]), e.elapsed);
-    fmt::print("  {} vs {}: {} ({}): {}\n", e.stacks[i].stack, e.stacks.front().stack, signed_percent(c.gain.difference),
-               interval_text(c), sim::comparison_verdict(c));
+    for (const sim::program* only : parts) {
+      const sim::stack_comparison c = sim::compare_runs(sim::run_samples(e, e.stacks.front(), only),
+                                                        sim::run_samples(e, e.stacks[i], only), e.elapsed);
+      const std::string what = parts.size() == 1 ? ""
+                               : only == nullptr ? (e.elapsed ? ", whole workload (the last to finish)"
+                                                              : ", whole workload (mean over its groups)")
+                                                 : ", " + only->label;
+      fmt::print("  {} vs {}{}: {} ({}): {}\n", e.stacks[i].stack, e.stacks.front().stack, what,
+                 signed_percent(c.gain.difference), interval_text(c), sim::comparison_verdict(c));
+    }
   }
 }
 

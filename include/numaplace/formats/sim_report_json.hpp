@@ -37,7 +37,10 @@ namespace numaplace::formats {
 
 /// What a report says it is (json_stamp.hpp).
 inline constexpr std::string_view sim_report_format = "numaplace-sim-report";
-inline constexpr int sim_report_schema_version = 1;
+/// 2: "presets" became "experiments" (as `sim --experiment` names them) and each one's
+/// "experiments" its "workloads"; "all_presets" became "all_experiments". Version 1 parts
+/// are still read (upgrade_from_v1).
+inline constexpr int sim_report_schema_version = 2;
 
 /// Parts that do not merge; the message names the part and the place in it, or says which
 /// shard or run no part gives ("--merge: ...").
@@ -80,7 +83,9 @@ inline json group_json(const sim::group_result& g, const dynamic_topology& t, bo
                                                       {"tasks_per_node", g.tasks_over_time.back().tasks_per_node}};
   if (timeline) {
     json points = json::array();
-    for (const auto& o : g.tasks_over_time) points.push_back({{"seconds", o.seconds}, {"tasks_per_node", o.tasks_per_node}});
+    for (const auto& o : g.tasks_over_time) {
+      points.push_back({{"seconds", o.seconds}, {"tasks_per_node", o.tasks_per_node}, {"memory_per_node", o.memory_per_node}});
+    }
     j["tasks_over_time"] = std::move(points);
   }
   return j;
@@ -103,17 +108,25 @@ inline void add_interval(json& j, const sim::stack_comparison& c) {
   j["runs"] = {{"baseline", c.baseline_runs}, {"variant", c.variant_runs}};
 }
 
-// Each later stack against the first: its gain, interval and verdict.
-inline json comparisons_json(const sim::experiment_runs& e) {
+// Each later stack against the first: its gain, interval and verdict; for the whole workload
+// and, when it runs several programs (sim::programs_of), for each ("program": its label).
+inline json comparisons_json(const sim::experiment_runs& e, const std::vector<sim::program>& programs) {
   json out = json::array();
   if (e.stacks.empty()) return out;
-  const auto first = sim::run_samples(e, e.stacks.front());
+  std::vector<const sim::program*> parts{nullptr};
+  if (programs.size() > 1) {
+    for (const auto& p : programs) parts.push_back(&p);
+  }
   for (std::size_t i = 1; i < e.stacks.size(); ++i) {
-    const sim::stack_comparison c = sim::compare_runs(first, sim::run_samples(e, e.stacks[i]), e.elapsed);
-    json j{{"baseline", e.stacks.front().stack}, {"variant", e.stacks[i].stack}, {"gain_percent", c.gain.difference}};
-    add_interval(j, c);
-    j["verdict"] = sim::comparison_verdict(c);
-    out.push_back(std::move(j));
+    for (const sim::program* only : parts) {
+      const sim::stack_comparison c = sim::compare_runs(sim::run_samples(e, e.stacks.front(), only),
+                                                        sim::run_samples(e, e.stacks[i], only), e.elapsed);
+      json j{{"baseline", e.stacks.front().stack}, {"variant", e.stacks[i].stack}, {"gain_percent", c.gain.difference}};
+      if (only != nullptr) j["program"] = only->label;
+      add_interval(j, c);
+      j["verdict"] = sim::comparison_verdict(c);
+      out.push_back(std::move(j));
+    }
   }
   return out;
 }
@@ -148,6 +161,7 @@ inline json assumptions_json(const std::vector<sim::scaled_assumption>& scaled) 
 }
 
 inline json experiment_json(const sim::experiment_runs& e, bool timeline, bool scaled) {
+  const auto programs = sim::programs_of(e);
   json stacks = json::array();
   for (const auto& s : e.stacks) {
     const sim::stack_stats st = sim::stats_of(e, s);
@@ -173,6 +187,19 @@ inline json experiment_json(const sim::experiment_runs& e, bool timeline, bool s
                       {"groups_in_one_node_group", st.in_one_node_group},
                       {"groups", st.groups},
                       {"runs", std::move(runs)}});
+    // Several programs: each one's figures apart, since the summary above mixes them.
+    if (programs.size() > 1) {
+      json per_program = json::array();
+      for (const auto& p : programs) {
+        const sim::stack_stats ps = sim::stats_of(e, s, &p);
+        per_program.push_back({{"program", p.label},
+                               {"summary", summary_json(ps.metric)},
+                               {"local_fraction_mean", ps.local_fraction},
+                               {"converged_seconds_mean", ps.converged_seconds},
+                               {"groups", ps.groups}});
+      }
+      stacks.back()["programs"] = std::move(per_program);
+    }
   }
   json out{{"name", e.name},
            {"machine", e.machine},
@@ -184,7 +211,7 @@ inline json experiment_json(const sim::experiment_runs& e, bool timeline, bool s
            {"runs", e.runs},
            {"seed", e.seed},
            {"stacks", std::move(stacks)},
-           {"comparisons", comparisons_json(e)}};
+           {"comparisons", comparisons_json(e, programs)}};
   // Which of the sweep's scaled assumptions this experiment has (none: it ran the default model).
   if (scaled) out["assumptions"] = assumptions_json(e.assumptions);
   if (!e.binding.empty()) out["binding"] = e.binding;
@@ -219,23 +246,24 @@ inline json claim_json(const sim::preset_runs& p, const sim::sweep_claim& c) {
 }  // namespace sim_report_json_detail
 
 /// A sweep's report as `numaplace sim --json` prints it, stamped:
-/// {"format", "schema_version", "numaplace_version", "shard": "k/n", "all_presets",
-///  "presets": [{"name", "title", "experiments": [{..., "stacks": [{"stack", "summary",
+/// {"format", "schema_version", "numaplace_version", "shard": "k/n", "all_experiments",
+///  "experiments": [{"name", "title", "workloads": [{..., "stacks": [{"stack", "summary",
 ///  "runs": [{"run", "seed", "groups": [...]}]}]}], "claims": [...]}], "request", "assumptions"}.
 /// Each group's tasks_over_time is included only when `timeline`. merge_sim_reports reads it
 /// back to the same report.
 inline nlohmann::json sim_report_json(const sim::sweep_report& r, bool timeline) {
   using namespace sim_report_json_detail;
-  json presets = json::array();
+  json experiments = json::array();
   for (const auto& p : r.presets) {
-    json experiments = json::array();
-    for (const auto& e : p.experiments) experiments.push_back(experiment_json(e, timeline, !r.assumptions.empty()));
+    json workloads = json::array();
+    for (const auto& e : p.experiments) workloads.push_back(experiment_json(e, timeline, !r.assumptions.empty()));
     json claims = json::array();
     for (const auto& c : p.claims) claims.push_back(claim_json(p, c));
-    presets.push_back(
-        {{"name", p.name}, {"title", p.title}, {"experiments", std::move(experiments)}, {"claims", std::move(claims)}});
+    experiments.push_back(
+        {{"name", p.name}, {"title", p.title}, {"workloads", std::move(workloads)}, {"claims", std::move(claims)}});
   }
-  json out = {{"shard", fmt::format("{}/{}", r.shard, r.shards)}, {"all_presets", r.all_presets}, {"presets", std::move(presets)}};
+  json out = {{"shard", fmt::format("{}/{}", r.shard, r.shards)}, {"all_experiments", r.all_presets},
+              {"experiments", std::move(experiments)}};
   if (!r.request.empty()) out["request"] = json::parse(r.request);
   // Only when some are scaled: a default run's report stays as it was, and parts of one merge
   // with parts written before this field existed.
@@ -273,8 +301,8 @@ class part_reader : public json_checker<sim_report_error> {
 // What must be equal in every part of one sweep: everything but the shard and the runs.
 inline json sweep_of(json doc) {
   doc.erase("shard");
-  for (auto& p : doc["presets"]) {
-    for (auto& e : p["experiments"]) {
+  for (auto& p : doc["experiments"]) {
+    for (auto& e : p["workloads"]) {
       for (auto& s : e["stacks"]) s = s["stack"];
       e.erase("comparisons");
     }
@@ -346,11 +374,16 @@ inline sim::group_result group_of(const part_reader& r, const json& doc, const s
   if (const auto& j = r.at(doc, at); j.contains("tasks_over_time")) {
     for (std::size_t i = 0; i < j["tasks_over_time"].size(); ++i) {
       const std::string o = fmt::format("{}/tasks_over_time/{}", at, i);
-      g.tasks_over_time.push_back({figure(r, doc, o + "/seconds"), per_node<std::uint32_t>(r, doc, o + "/tasks_per_node", nodes)});
+      // Memory over time came with schema version 2: a version 1 point has none.
+      const bool has_memory = doc.value("schema_version", 2) != 1 || r.at(doc, o).contains("memory_per_node");
+      g.tasks_over_time.push_back({figure(r, doc, o + "/seconds"), per_node<std::uint32_t>(r, doc, o + "/tasks_per_node", nodes),
+                                   has_memory ? per_node<std::uint64_t>(r, doc, o + "/memory_per_node", nodes)
+                                              : std::vector<std::uint64_t>{}});
     }
   } else if (!r.at(doc, at + "/final_tasks").is_null()) {  // parts written without --timeline
     g.tasks_over_time.push_back({figure(r, doc, at + "/final_tasks/seconds"),
-                                 per_node<std::uint32_t>(r, doc, at + "/final_tasks/tasks_per_node", nodes)});
+                                 per_node<std::uint32_t>(r, doc, at + "/final_tasks/tasks_per_node", nodes),
+                                 g.memory_per_node});
   }
   return g;
 }
@@ -367,20 +400,36 @@ inline std::vector<sim::scaled_assumption> assumptions_of(const part_reader& r, 
   return out;
 }
 
+// A version 1 part in version 2's names, so that parts written before the rename still merge.
+inline void upgrade_from_v1(json& doc) {
+  if (doc.value("schema_version", 2) != 1) return;
+  const auto rename = [](json& j, const char* from, const char* to) {
+    if (j.is_object() && j.contains(from) && !j.contains(to)) {
+      j[to] = std::move(j[from]);
+      j.erase(from);
+    }
+  };
+  rename(doc, "all_presets", "all_experiments");
+  rename(doc, "presets", "experiments");
+  if (doc.contains("experiments") && doc["experiments"].is_array()) {
+    for (auto& x : doc["experiments"]) rename(x, "experiments", "workloads");
+  }
+}
+
 // The report without runs (they are added part by part).
 inline sim::sweep_report skeleton_of(const part_reader& r, const json& doc) {
   sim::sweep_report report;
-  report.all_presets = r.get<bool>(doc, "/all_presets");
+  report.all_presets = r.get<bool>(doc, "/all_experiments");
   report.assumptions = assumptions_of(r, doc, "/assumptions");
   if (const auto request = doc.find("request"); request != doc.end()) {
     if (!request->is_object()) r.fail("/request", "has the wrong type; expected numaplace sim --json output");
     report.request = request->dump();
   }
-  for (std::size_t p = 0; p < r.at(doc, "/presets").size(); ++p) {
-    const std::string pp = fmt::format("/presets/{}", p);
+  for (std::size_t p = 0; p < r.at(doc, "/experiments").size(); ++p) {
+    const std::string pp = fmt::format("/experiments/{}", p);
     sim::preset_runs pr{r.get<std::string>(doc, pp + "/name"), r.get<std::string>(doc, pp + "/title"), {}, {}};
-    for (std::size_t x = 0; x < r.at(doc, pp + "/experiments").size(); ++x) {
-      const std::string ep = fmt::format("{}/experiments/{}", pp, x);
+    for (std::size_t x = 0; x < r.at(doc, pp + "/workloads").size(); ++x) {
+      const std::string ep = fmt::format("{}/workloads/{}", pp, x);
       sim::experiment_runs er{r.get<std::string>(doc, ep + "/name"),
                                r.get<std::string>(doc, ep + "/machine"),
                                r.get<std::string>(doc, ep + "/workload"),
@@ -428,7 +477,7 @@ inline void add_runs(const part_reader& r, const json& doc, std::pair<unsigned, 
     for (std::size_t x = 0; x < report.presets[p].experiments.size(); ++x) {
       auto& e = report.presets[p].experiments[x];
       for (std::size_t s = 0; s < e.stacks.size(); ++s) {
-        const std::string sp = fmt::format("/presets/{}/experiments/{}/stacks/{}/runs", p, x, s);
+        const std::string sp = fmt::format("/experiments/{}/workloads/{}/stacks/{}/runs", p, x, s);
         for (std::size_t i = 0; i < r.at(doc, sp).size(); ++i) {
           const std::string rp = fmt::format("{}/{}", sp, i);
           const auto index = r.get<unsigned>(doc, rp + "/run");
@@ -531,6 +580,7 @@ inline sim::sweep_report merge_sim_reports(const std::vector<report_part>& parts
     }
     if (!doc.is_object() || !doc.contains("format")) r.fail("", "has no format; expected numaplace sim --json output");
     check_stamp(doc, sim_report_format, sim_report_schema_version, [&](std::string_view at, const std::string& what) { r.fail(at, what); });
+    upgrade_from_v1(doc);
     const auto [k, n] = shard_of(r, doc);
     // Read through the part's reader first: it checks every field sweep_of() indexes, which
     // would otherwise meet a number where an object belongs with nlohmann's own exception.

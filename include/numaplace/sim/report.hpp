@@ -14,14 +14,14 @@ namespace numaplace::sim {
 class reporter {
  public:
   /// Where each process's live workload threads are now (a sleeping one where it last ran;
-  /// collector threads left out: they run only in pauses).
+  /// collector threads left out: they run only in pauses), and its memory.
   void snapshot(const world& s) {
     const std::size_t n = s.m.node_count();
     std::vector<std::vector<std::uint32_t>> per_process(s.m.processes.size(), std::vector<std::uint32_t>(n, 0));
     for (const auto& t : s.m.tasks) {
       if (t.alive && !t.gc_worker) ++per_process[t.process][t.node];
     }
-    snapshots_.push_back({s.now_ms / 1000.0, std::move(per_process)});
+    snapshots_.push_back({s.now_ms / 1000.0, std::move(per_process), memory_per_node(s)});
   }
 
   run_result collect(const world& s, std::uint64_t ticks) const {
@@ -42,20 +42,15 @@ class reporter {
       g.task_migrations = ps.task_moves;
       g.page_migrations = ps.page_moves;
       g.balancer_seconds = ps.balancer_ms / 1000.0;
-      std::vector<std::uint64_t> memory(n, 0);
+      const std::vector<std::uint64_t> memory = memory_of(s, p);
       std::uint64_t total = 0;
-      for (const region_state& rs : s.mem.of_process(p)) {
-        for (node_index m = 0; m < n; ++m) {
-          memory[m] += rs.on_node[m];
-          total += rs.on_node[m];
-        }
-      }
+      for (const auto chunks : memory) total += chunks;
       for (node_index m = 0; m < n; ++m) {
         g.memory_per_node.push_back(memory[m]);
         // A node counts as the group's when it holds at least a tenth of its memory.
         if (total > 0 && memory[m] * 10 >= total) g.memory_nodes.push_back(s.topo.id_of(m));
       }
-      for (const auto& snap : snapshots_) g.tasks_over_time.push_back({snap.seconds, snap.tasks[p]});
+      for (const auto& snap : snapshots_) g.tasks_over_time.push_back({snap.seconds, snap.tasks[p], snap.memory[p]});
       g.converged_seconds = convergence_time(p);
       r.groups.push_back(std::move(g));
     }
@@ -64,6 +59,21 @@ class reporter {
   }
 
  private:
+  // Process p's chunks per node.
+  static std::vector<std::uint64_t> memory_of(const world& s, std::uint32_t p) {
+    std::vector<std::uint64_t> memory(s.m.node_count(), 0);
+    for (const region_state& rs : s.mem.of_process(p)) {
+      for (std::size_t m = 0; m < memory.size(); ++m) memory[m] += rs.on_node[m];
+    }
+    return memory;
+  }
+
+  static std::vector<std::vector<std::uint64_t>> memory_per_node(const world& s) {
+    std::vector<std::vector<std::uint64_t>> out;
+    for (std::uint32_t p = 0; p < s.m.processes.size(); ++p) out.push_back(memory_of(s, p));
+    return out;
+  }
+
   // The last time the set of nodes holding at least a tenth of the process's tasks changed.
   double convergence_time(std::uint32_t p) const {
     double last_change = 0;
@@ -81,7 +91,8 @@ class reporter {
 
   struct snapshot_state {
     double seconds;
-    std::vector<std::vector<std::uint32_t>> tasks;  // [process][node]
+    std::vector<std::vector<std::uint32_t>> tasks;   // [process][node]
+    std::vector<std::vector<std::uint64_t>> memory;  // [process][node], chunks
   };
   std::vector<snapshot_state> snapshots_;
 };

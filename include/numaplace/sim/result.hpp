@@ -11,9 +11,11 @@
 
 namespace numaplace::sim {
 
+/// Where a process was at one moment: its tasks and its memory per node.
 struct occupancy {
   double seconds = 0;
-  std::vector<std::uint32_t> tasks_per_node;  ///< in dense node order
+  std::vector<std::uint32_t> tasks_per_node;   ///< in dense node order
+  std::vector<std::uint64_t> memory_per_node;  ///< chunks, in dense node order
 };
 
 /// One process (numa group) in one run.

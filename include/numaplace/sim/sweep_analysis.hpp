@@ -84,6 +84,48 @@ inline std::vector<node_id> task_nodes(const group_result& g, const dynamic_topo
   return ids;
 }
 
+/// Which program a group runs: its name less a trailing instance number. Groups named jvm1 ..
+/// jvm4, rank0 .. rank7 or numa01-1 and numa01-2 are instances of one program, and their
+/// figures pool; a database and a batch job are two programs, whose figures reports keep apart
+/// (averaged together, their "stddev" would be the gap between two programs, not noise).
+inline std::string_view program_of(std::string_view group_name) {
+  const auto last = group_name.find_last_not_of("0123456789");
+  return last == std::string_view::npos ? group_name : group_name.substr(0, last + 1);
+}
+
+/// A program of an experiment, as reports name it.
+struct program {
+  std::string stem;   ///< program_of() of its groups' names
+  std::string label;  ///< its one group's name, or "stem*" when several instances run it
+};
+
+/// The programs of `e`'s groups, in the order they first appear. One program: reports pool
+/// every group; several: they report each on its own.
+inline std::vector<program> programs_of(const experiment_runs& e) {
+  std::vector<program> out;
+  std::vector<std::string> first_name;
+  for (const auto& s : e.stacks) {
+    for (const auto& run : s.runs) {
+      for (const auto& g : run.groups) {
+        const std::string stem(program_of(g.name));
+        const auto at = std::find_if(out.begin(), out.end(), [&](const program& p) { return p.stem == stem; });
+        if (at == out.end()) {
+          out.push_back({stem, g.name});
+          first_name.push_back(g.name);
+        } else if (first_name[std::size_t(at - out.begin())] != g.name) {
+          at->label = stem + "*";
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/// Whether group `g` runs program `only` (every group does when `only` is null).
+inline bool runs_program(const group_result& g, const program* only) {
+  return only == nullptr || program_of(g.name) == only->stem;
+}
+
 /// Statistics over every group of every run of one stack.
 struct stack_stats {
   summary metric;                ///< throughput or elapsed seconds per group
@@ -93,12 +135,14 @@ struct stack_stats {
   std::size_t groups = 0;  ///< (run, group) pairs counted
 };
 
-inline stack_stats stats_of(const experiment_runs& e, const stack_runs& s) {
+/// ... of one program's groups only, when `only` is given.
+inline stack_stats stats_of(const experiment_runs& e, const stack_runs& s, const program* only = nullptr) {
   stack_stats st;
   std::vector<double> values;
   double local = 0, converged = 0;
   for (const auto& run : s.runs) {
     for (const auto& g : run.groups) {
+      if (!runs_program(g, only)) continue;
       values.push_back(metric_of(g, e.elapsed));
       local += g.local_fraction;
       converged += g.converged_seconds;
@@ -117,19 +161,21 @@ inline stack_stats stats_of(const experiment_runs& e, const stack_runs& s) {
 /// The independent samples of one stack: for each run, in run order, the mean over the run's
 /// groups of the throughput, or for elapsed time the last group's (the whole workload's wall
 /// time, as a benchmark of several processes is timed). A run's groups share one machine, so
-/// they are not independent.
-inline std::vector<double> run_samples(const experiment_runs& e, const stack_runs& s) {
+/// they are not independent. With `only`, the same over that program's groups.
+inline std::vector<double> run_samples(const experiment_runs& e, const stack_runs& s, const program* only = nullptr) {
   std::vector<double> samples;
   for (const auto& run : s.runs) {
-    if (run.groups.empty()) continue;
-    if (e.elapsed) {
-      // What `time` gives for the whole workload: numa01's parent waits for its child.
-      samples.push_back(run.max_elapsed());
-      continue;
+    double sum = 0, latest = 0;
+    std::size_t groups = 0;
+    for (const auto& g : run.groups) {
+      if (!runs_program(g, only)) continue;
+      sum += metric_of(g, e.elapsed);
+      latest = std::max(latest, g.elapsed_seconds);
+      ++groups;
     }
-    double sum = 0;
-    for (const auto& g : run.groups) sum += metric_of(g, e.elapsed);
-    samples.push_back(sum / double(run.groups.size()));
+    if (groups == 0) continue;
+    // Elapsed: what `time` gives for the whole workload (numa01's parent waits for its child).
+    samples.push_back(e.elapsed ? latest : sum / double(groups));
   }
   return samples;
 }
