@@ -133,7 +133,10 @@ function(numaplace_doc_programs)
 
     # Compiled from a copy that starts with a #line directive, so errors name the document.
     set(compiled ${dir}/block_${index}_compiled.cpp)
-    file(WRITE ${compiled}.new "#line ${first_line} \"${arg_DOC}\"\n${block}")
+    # The path from the project's root, so that the text (and a compiler cache's key) is the
+    # same in every checkout.
+    file(RELATIVE_PATH doc_path ${PROJECT_SOURCE_DIR} ${arg_DOC})
+    file(WRITE ${compiled}.new "#line ${first_line} \"${doc_path}\"\n${block}")
     configure_file(${compiled}.new ${compiled} COPYONLY)
     set(target numaplace_doc_${arg_NAME}_${index})
     add_executable(${target} ${compiled})
