@@ -31,6 +31,21 @@ function(numaplace_man_pages)
     COMMENT "help2man: man pages for ${arg_NAME}"
     VERBATIM)
   add_custom_target(${arg_TARGET}_man ALL DEPENDS ${stamp})
+  numaplace_install_needs(${arg_TARGET}_man ${stamp})
   install(DIRECTORY ${out_dir}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tools
           FILES_MATCHING PATTERN "*.1" PATTERN "*.1.gz")
+endfunction()
+
+# numaplace_install_program(TARGET <program target> NAME <command name> [SUBCOMMANDS])
+# Installs the program (tools component) with its man pages (numaplace_man_pages), and registers
+# both with cmake --install's check that they are built (cmake/numaplace_install.cmake).
+function(numaplace_install_program)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "SUBCOMMANDS" "TARGET;NAME" "")
+  install(TARGETS ${arg_TARGET} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+  numaplace_install_needs(${arg_TARGET} $<TARGET_FILE:${arg_TARGET}>)
+  set(subcommands "")
+  if(arg_SUBCOMMANDS)
+    set(subcommands SUBCOMMANDS)
+  endif()
+  numaplace_man_pages(TARGET ${arg_TARGET} NAME ${arg_NAME} ${subcommands})
 endfunction()

@@ -1,0 +1,61 @@
+# `cmake --install` of a build tree whose programs are not all built (./scripts/run builds the
+# CLI alone) stops before copying anything, naming the missing targets and the command that
+# builds them; the dev component alone still installs. cmake -P script:
+#   cmake -DSOURCE_DIR=<numaplace> -DWORK_DIR=<scratch> -DCXX_COMPILER=<c++> -DGENERATOR=<gen>
+#         -P run_install_check.cmake
+# The scratch tree is configured (examples on, tests off, as scripts/run does) and never built,
+# so the test costs one configure. The full install is checked by packaging.deb (cpack installs).
+cmake_minimum_required(VERSION 3.21)
+foreach(var IN ITEMS SOURCE_DIR WORK_DIR CXX_COMPILER GENERATOR)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "run_install_check.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+include(${SOURCE_DIR}/test/support/script_step.cmake)
+function(fail)
+  string(JOIN "" text ${ARGN})
+  message(FATAL_ERROR "packaging.install_check: ${text}")
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(build "${WORK_DIR}/build")
+set(root "${WORK_DIR}/root")
+step("configure" ${CMAKE_COMMAND} -G "${GENERATOR}" -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release
+     -S "${SOURCE_DIR}" -B "${build}" -DNUMAPLACE_BUILD_EXAMPLES=ON -DNUMAPLACE_BUILD_TESTS=OFF
+     -DNUMAPLACE_BUILD_BENCHMARKS=OFF)
+
+# Everything (no component): refused before the first file, with what to build and how.
+execute_process(COMMAND ${CMAKE_COMMAND} --install "${build}" --prefix "${root}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+message(STATUS "cmake --install (nothing built) exited ${rc}:\n${out}")
+if(rc EQUAL 0)
+  fail("cmake --install of an unbuilt tree succeeded")
+endif()
+if(EXISTS "${root}")
+  file(GLOB_RECURSE copied LIST_DIRECTORIES false "${root}/*")
+  fail("cmake --install failed but copied files first: ${copied}")
+endif()
+string(REGEX REPLACE "[ \n]+" " " flat "${out}")  # CMake wraps its messages
+foreach(word IN ITEMS numaplace_cli numaplace_cli_man numaplace_balance numaplace_balance_man
+                      "cmake --build ${build} --target numaplace_tools" "cmake --install ${build} --component dev")
+  string(FIND "${flat}" "${word}" at)
+  if(at LESS 0)
+    fail("the refusal does not name '${word}': ${out}")
+  endif()
+endforeach()
+
+# The numaplace_tools target the message names exists.
+step("numaplace_tools is a target" ${CMAKE_COMMAND} --build "${build}" --target help)
+if(GENERATOR MATCHES "Makefiles" AND NOT step_output MATCHES "numaplace_tools")
+  fail("the build tree has no numaplace_tools target: ${step_output}")
+endif()
+
+# The headers alone need nothing built.
+step("cmake --install --component dev" ${CMAKE_COMMAND} --install "${build}" --prefix "${root}" --component dev)
+foreach(file IN ITEMS include/numaplace/version.hpp lib/pkgconfig/numaplace.pc)
+  if(NOT EXISTS "${root}/${file}")
+    fail("cmake --install --component dev did not install ${file}")
+  endif()
+endforeach()
+message(STATUS "packaging.install_check: ok")
