@@ -118,6 +118,9 @@ foreach(page IN LISTS pages)
   endif()
 endforeach()
 message(STATUS "man pages: ${pages}")
+if(NOT EXISTS ${root}/usr/share/bash-completion/completions/numaplace)
+  fail("no bash completion usr/share/bash-completion/completions/numaplace in the package")
+endif()
 
 # --- Each package's copyright file (Debian policy 12.5) ---------------------------------------
 foreach(package IN ITEMS numaplace numaplace-dev)

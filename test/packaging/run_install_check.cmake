@@ -2,9 +2,11 @@
 # CLI alone) stops before copying anything, naming the missing targets and the command that
 # builds them; the dev component alone still installs. cmake -P script:
 #   cmake -DSOURCE_DIR=<numaplace> -DWORK_DIR=<scratch> -DCXX_COMPILER=<c++> -DGENERATOR=<gen>
-#         -P run_install_check.cmake
+#         [-DBUILD_DIR=<a built numaplace tree>] -P run_install_check.cmake
 # The scratch tree is configured (examples on, tests off, as scripts/run does) and never built,
-# so the test costs one configure. The full install is checked by packaging.deb (cpack installs).
+# so the test costs one configure. With BUILD_DIR (the tree the test belongs to, built whole by
+# scripts/test) the README's install line also runs there and must install the programs and man
+# pages. The README's install lines are the ones the refusal names.
 cmake_minimum_required(VERSION 3.21)
 foreach(var IN ITEMS SOURCE_DIR WORK_DIR CXX_COMPILER GENERATOR)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
@@ -69,5 +71,34 @@ string(REGEX MATCH "find_dependency\\(Boost ([0-9.]+)\\)" _ "${config_text}")
 set(config_boost "${CMAKE_MATCH_1}")
 if(pc_boost STREQUAL "" OR NOT pc_boost STREQUAL config_boost)
   fail("numaplace.pc asks for Boost '${pc_boost}', the CMake package for '${config_boost}'")
+endif()
+
+# The README's install lines (its "## Installing" sh block) are the ones the refusal names.
+file(READ "${SOURCE_DIR}/README.md" readme)
+string(FIND "${readme}" "\n## Installing\n" at)
+if(at LESS 0)
+  fail("README.md has no '## Installing' section")
+endif()
+string(SUBSTRING "${readme}" ${at} -1 readme)
+string(REGEX MATCH "```sh\n[^`]*```" block "${readme}")
+foreach(line IN ITEMS "cmake --build build/release --target numaplace_tools" "cmake --install build/release --prefix")
+  string(FIND "${block}" "${line}" at)
+  if(at LESS 0)
+    fail("README.md's install block does not say '${line}': ${block}")
+  endif()
+endforeach()
+
+# In a tree built whole, the README's cmake --install installs the programs and their man pages.
+if(DEFINED BUILD_DIR AND NOT BUILD_DIR STREQUAL "")
+  step("cmake --install (built tree)" ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK_DIR}/full")
+  foreach(file IN ITEMS bin/numaplace bin/numaplace-balance include/numaplace/version.hpp)
+    if(NOT EXISTS "${WORK_DIR}/full/${file}")
+      fail("cmake --install of the built tree did not install ${file}")
+    endif()
+  endforeach()
+  file(GLOB pages "${WORK_DIR}/full/share/man/man1/numaplace*.1*")
+  if(NOT pages)
+    fail("cmake --install of the built tree installed no man pages")
+  endif()
 endif()
 message(STATUS "packaging.install_check: ok (Boost ${pc_boost} or newer)")
