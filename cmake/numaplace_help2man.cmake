@@ -1,10 +1,11 @@
 # Writes man pages for one program with help2man (cmake -P script, run at build time):
 #   cmake -DPROGRAM=<exe> -DNAME=<name> -DVERSION=<x.y.z> -DOUT_DIR=<dir> -DHELP2MAN=<help2man>
-#         [-DSUBCOMMANDS=ON] [-DGZIP=<gzip>] -P numaplace_help2man.cmake
+#         [-DSUBCOMMANDS=ON] [-DGZIP=<gzip>] [-DINCLUDE=<file.h2m>] -P numaplace_help2man.cmake
 # OUT_DIR/NAME.1 (NAME.1.gz with GZIP, as Debian ships man pages: gzip -9n, no name or time in
 # the header, so the build is reproducible), and with SUBCOMMANDS=ON also OUT_DIR/NAME-<sub>.1 for each subcommand that
 # `PROGRAM --help` lists under "Subcommands:", so that a new subcommand gets its page without
 # a list to keep in step. Each page's NAME line is the first line of that command's --help.
+# INCLUDE, help2man's --include file, adds sections (FILES, ENVIRONMENT, SEE ALSO) to every page.
 foreach(var IN ITEMS PROGRAM NAME VERSION OUT_DIR HELP2MAN)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     message(FATAL_ERROR "numaplace_help2man.cmake: -D${var}=... is required")
@@ -28,9 +29,13 @@ endfunction()
 function(write_page page_name)  # ARGN: the subcommand words, none for the program itself
   help_summary(summary ${ARGN})
   string(JOIN " " help_option ${ARGN} --help)
+  set(include_option "")
+  if(INCLUDE)
+    set(include_option "--include=${INCLUDE}")
+  endif()
   execute_process(COMMAND "${HELP2MAN}" --no-info --section=1 "--name=${summary}"
                           "--version-string=${page_name} ${VERSION}" "--help-option=${help_option}"
-                          "--source=numaplace ${VERSION}" "--manual=numaplace manual"
+                          "--source=numaplace ${VERSION}" "--manual=numaplace manual" ${include_option}
                           "--output=${OUT_DIR}/${page_name}.1" "${PROGRAM}"
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -39,7 +44,7 @@ function(write_page page_name)  # ARGN: the subcommand words, none for the progr
 endfunction()
 
 file(MAKE_DIRECTORY "${OUT_DIR}")
-write_page("${NAME}")
+set(subs "")
 if(SUBCOMMANDS)
   help_summary(unused)
   # CLI11 lists subcommands after "Subcommands:", one per line, indented, name first, up to a
@@ -53,8 +58,27 @@ if(SUBCOMMANDS)
   string(REGEX MATCHALL "\n  [a-z][a-z0-9-]*" lines "${section}")
   foreach(line IN LISTS lines)
     string(STRIP "${line}" sub)
-    write_page("${NAME}-${sub}" ${sub})
+    list(APPEND subs ${sub})
   endforeach()
+endif()
+# The include file's @PAGES@ line becomes this program's pages (SEE ALSO), so that a new
+# subcommand is named there too.
+if(INCLUDE)
+  file(READ "${INCLUDE}" include_text)
+  set(pages_roff ".BR ${NAME} (1),\n")
+  foreach(sub IN LISTS subs)
+    string(APPEND pages_roff ".BR ${NAME}\\-${sub} (1),\n")
+  endforeach()
+  string(REPLACE "@PAGES@\n" "${pages_roff}" include_text "${include_text}")
+  set(INCLUDE "${OUT_DIR}/${NAME}.h2m")
+  file(WRITE "${INCLUDE}" "${include_text}")
+endif()
+write_page("${NAME}")
+foreach(sub IN LISTS subs)
+  write_page("${NAME}-${sub}" ${sub})
+endforeach()
+if(INCLUDE)
+  file(REMOVE "${INCLUDE}")
 endif()
 if(GZIP)
   file(GLOB pages "${OUT_DIR}/*.1")

@@ -14,6 +14,48 @@ include(CMakePackageConfigHelpers)
 
 set(NUMAPLACE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/numaplace)
 
+# The first install rule: before anything is copied, `cmake --install` (all components, or tools)
+# checks that every program and man page the tools component installs is built, and otherwise
+# stops with the targets missing and the command that builds them (a build of the CLI alone, as
+# ./scripts/run makes, would otherwise install half and then fail). The check's file is written at
+# the end of the top-level CMakeLists.txt, by numaplace_write_install_check(), when every program
+# has registered itself (numaplace_install_program, cmake/numaplace_man.cmake).
+set(NUMAPLACE_INSTALL_CHECK ${PROJECT_BINARY_DIR}/numaplace_install_check.cmake)
+install(CODE "include(\"${NUMAPLACE_INSTALL_CHECK}\")" COMPONENT tools)
+
+# numaplace_install_needs(TARGET FILE): the tools component installs FILE, which TARGET builds.
+function(numaplace_install_needs target file)
+  set_property(GLOBAL APPEND PROPERTY NUMAPLACE_INSTALL_NEEDS_TARGETS ${target})
+  set_property(GLOBAL APPEND PROPERTY NUMAPLACE_INSTALL_NEEDS_FILES ${file})
+endfunction()
+
+# numaplace_write_install_check(): writes the check, and the target numaplace_tools that builds
+# everything it looks for. Called once, at the end of the top-level CMakeLists.txt.
+function(numaplace_write_install_check)
+  get_property(targets GLOBAL PROPERTY NUMAPLACE_INSTALL_NEEDS_TARGETS)
+  get_property(files GLOBAL PROPERTY NUMAPLACE_INSTALL_NEEDS_FILES)
+  set(checks "")
+  foreach(target file IN ZIP_LISTS targets files)
+    string(APPEND checks "if(NOT EXISTS \"${file}\")\n  list(APPEND missing ${target})\nendif()\n")
+  endforeach()
+  if(targets)
+    add_custom_target(numaplace_tools)
+    add_dependencies(numaplace_tools ${targets})
+  endif()
+  file(GENERATE OUTPUT ${NUMAPLACE_INSTALL_CHECK} CONTENT
+"# Written by cmake/numaplace_install.cmake: is everything the tools component installs built?
+set(missing \"\")
+${checks}if(missing)
+  list(JOIN missing \" \" missing_words)
+  message(FATAL_ERROR \"numaplace: nothing installed: the programs and man pages are not all built \"
+    \"(missing targets: \${missing_words}). Build them, then install again:\\n\"
+    \"  cmake --build ${PROJECT_BINARY_DIR} --target numaplace_tools\\n\"
+    \"or install the headers, CMake package and numaplace.pc alone:\\n\"
+    \"  cmake --install ${PROJECT_BINARY_DIR} --component dev\")
+endif()
+")
+endfunction()
+
 install(DIRECTORY include/numaplace DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
 install(TARGETS numaplace EXPORT numaplace-targets COMPONENT dev)
 install(EXPORT numaplace-targets NAMESPACE numaplace:: DESTINATION ${NUMAPLACE_INSTALL_CMAKEDIR}

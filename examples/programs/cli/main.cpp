@@ -21,6 +21,7 @@
 #include "command.hpp"
 #include "exit_codes.hpp"
 #include "explain_command.hpp"
+#include "help_formatter.hpp"
 #include "sim_command.hpp"
 #include "topo_command.hpp"
 
@@ -44,6 +45,8 @@ void check_argument_lengths(int argc, char** argv) {
 int run_cli(int argc, char** argv) {
   check_argument_lengths(argc, argv);
   CLI::App app{"numaplace: NUMA task placement as the Linux kernel decides it", "numaplace"};
+  // Before the subcommands, which take the formatter they are created with.
+  app.formatter(std::make_shared<numaplace_cli::help_formatter>());
   app.set_version_flag("--version", numaplace::version_string);
   app.footer(
       "Commands: topo, explain, sim, advise; `numaplace COMMAND --help` shows each with examples.\n"
