@@ -42,6 +42,24 @@ struct loaded_topology {
   std::vector<std::uint64_t> free_bytes;
 };
 
+/// Whether any node of `t` says which CPUs it has, or that it has none. A bare distance matrix
+/// says neither: every node then counts as having CPUs, so a CPU-less node (CXL or GPU memory)
+/// joins the distance levels it would be left out of (classify.hpp), and advice has no CPUs to
+/// count.
+inline bool knows_cpus(const numaplace::dynamic_topology& t) {
+  for (numaplace::node_index i = 0; i < t.node_count(); ++i) {
+    if (!t.has_cpu(i) || !t.cpus(i).empty()) return true;
+  }
+  return false;
+}
+
+/// What to tell the user about a topology that does not know its CPUs (knows_cpus).
+inline std::string missing_cpus_note() {
+  return "no node says which CPUs it has (a bare distance matrix): CPU-less nodes (CXL, GPU memory) cannot be "
+         "recognised without 'node N cpus none' lines, and count in the kind and levels; add 'node N cpus LIST' "
+         "and 'node N cpus none' lines to the file (docs/machines.md, \"CPUs and memory in a matrix file\")";
+}
+
 /// A request naming a machine that does not exist (an unknown preset); the message lists the
 /// names there are.
 class unknown_machine : public format_error {
