@@ -175,6 +175,20 @@ TEST_CASE("advise --numad on numactl dumps: the free: lines, worked by hand") {
         std::string::npos);
 }
 
+TEST_CASE("advise: 13 CPUs on a 2-socket EPYC take two dies with --numad, the socket in circles") {
+  // Dardel's EPYC 7742 matrix (NPS4, dies 12 apart in a socket, 32 across) with 16 logical
+  // CPUs of 8 two-thread cores a die: 8 * 100 + 8 * 20 = 960 a node. numad wants
+  // ceil(1300 / 960) = 2 nodes; every node is equal, so centre 0 and its first neighbour, 1.
+  // numaplace's rule needs the whole distance-12 circle: the socket.
+  const std::vector<std::string> epyc{"--file", data_file("topologies/amd-epyc-7742-2s-nps4-8node-dardel.txt"),
+                                      "--cpus-per-node", "16", "--memory-per-node", "64G", "--threads-per-core", "2"};
+  std::vector<std::string> args{"--numad", "-w", "13"};
+  args.insert(args.end(), epyc.begin(), epyc.end());
+  CHECK(advise(args) == "0-1\n");
+  args.erase(args.begin());
+  CHECK(advise(args) == "0-3\n");
+}
+
 TEST_CASE("advise counts SMT siblings as numad does where the machine says how many threads a core has") {
   // Two nodes of 20 logical CPUs, cpu0's thread_siblings_list "0,20": 10 two-thread cores
   // each, 10 + 10 * 20 % = 12 CPUs a node. 13 CPUs fit one node only when siblings count whole.
