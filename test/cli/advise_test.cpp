@@ -198,6 +198,11 @@ TEST_CASE("advise counts SMT siblings as numad does where the machine says how m
   CHECK(advise({"-w", "13", "--threads-per-core", "1", "--sysfs", smt_sysfs}) == "0\n");
   CHECK(advise({"--numad", "-w", "13", "--sysfs", smt_sysfs}) == "0-1\n");
   CHECK(advise({"--numad", "-w", "13", "-t", "100", "--sysfs", smt_sysfs}) == "1\n");
+  // hwloc says it too: 2 nodes of 2 two-PU cores, 2 * 100 + 2 * 20 = 240 a node.
+  CHECK(advise({"-w", "3", "--hwloc-synthetic", "pack:1 numa:2 core:2 pu:2"}) == "0-1\n");
+  CHECK(advise({"-w", "3", "-t", "100", "--hwloc-synthetic", "pack:1 numa:2 core:2 pu:2"}) == "0\n");
+  CHECK(advise({"--numad", "-w", "3", "--hwloc-synthetic", "pack:1 numa:2 core:2 pu:2", "--memory-per-node", "1G"}) ==
+        "0-1\n");
   check_rejected({"advise", "-w", "25", "--sysfs", smt_sysfs},
                  "asks for 25 CPUs but sysfs (sysfs " + smt_sysfs +
                      ") has 24 (40 logical CPUs, 2 threads per core, a sibling counting 20 %)");
@@ -262,6 +267,8 @@ TEST_CASE("advise on a bare matrix: a note instead of '0 CPUs', and per-node def
   CHECK(advise({"--numad", "-w", "1:950", "--file", bare, "--cpus-per-node", "4", "--memory-per-node", "1G"}) ==
         "0-1\n");
   CHECK(advise({"--numad", "-w", "1:900", "--file", bare, "--cpus-per-node", "4", "--memory-per-node", "1G"}) == "0\n");
+  check_rejected({"advise", "-w", "2", "--file", bare, "--cpus-per-node", "4", "--omp-places"},
+                 "--omp-places names CPU numbers, which file " + bare + " does not give");
   check_rejected({"advise", "-w", "2", "--file", bare, "--cpus-per-node", "4", "--memory-per-node", "12Q"},
                  "--memory-per-node");
   // Nodes that say what they have keep it; the defaults fill only the unknown ones.

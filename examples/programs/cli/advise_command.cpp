@@ -5,7 +5,8 @@
 // --numad by numad 0.5's own rule (numaplace/topology/numad_nodes.hpp). The command gathers
 // what each node offers:
 //  - CPUs: the CPUs each node lists; where the machine says how many threads a core has
-//    (this machine's or --sysfs's cpu0/topology/thread_siblings_list, or --threads-per-core),
+//    (this machine's or --sysfs's cpu0/topology/thread_siblings_list, hwloc's cores, or
+//    --threads-per-core),
 //    a sibling beyond a core's first counts -t percent of a CPU, as numad counts it. A node
 //    whose CPUs are unknown (a bare distance matrix) has --cpus-per-node.
 //  - free memory: MemFree of each node's meminfo when the machine is a sysfs tree (this
@@ -112,7 +113,7 @@ class advise_command final : public command {
         ->needs(numad);
     app_->add_option("--threads-per-core", threads_per_core_,
                      "Threads per core, for a machine that does not say (this machine and --sysfs read "
-                     "cpu0/topology/thread_siblings_list)")
+                     "cpu0/topology/thread_siblings_list, hwloc sources the PUs of PU 0's core)")
         ->check(CLI::Range(1, 64));
     app_->add_option("--cpus-per-node", cpus_per_node_,
                      "CPUs of each node whose CPUs the machine does not give (a bare distance matrix)")
@@ -135,6 +136,10 @@ class advise_command final : public command {
     if (!numaplace::formats::knows_cpus(t) && cpus_per_node_ == 0) {
       throw usage_error(fmt::format("{}: {}; or give advise --cpus-per-node N (and --memory-per-node SIZE)",
                                     loaded.source, numaplace::formats::missing_cpus_note()));
+    }
+    if (omp_places_ && !numaplace::formats::knows_cpus(t)) {
+      throw usage_error(fmt::format("--omp-places names CPU numbers, which {} does not give ({})", loaded.source,
+                                    numaplace::formats::missing_cpus_note()));
     }
     const node_facts facts = facts_of(loaded);
     numaplace::numad_settings settings;
@@ -222,6 +227,7 @@ class advise_command final : public command {
       f.threads_per_core = numaplace::load::sysfs_threads_per_core(*root);
       if (!source_.request().sysfs) f.scan_order = listing_order(t, *root);
     }
+    if (!f.threads_per_core) f.threads_per_core = loaded.threads_per_core;  // hwloc's
     return f;
   }
 
