@@ -114,9 +114,11 @@ TEST_CASE("numad: more than the machine has gives every node, and says the deman
   const numad_choice c = numad_pick_nodes(t, nodes_of({900, 900}), 100, 5000, {});
   CHECK(c.nodes == std::vector<node_index>{0, 1});
   CHECK_FALSE(c.met);
+  CHECK(c.mib_left == 5000 - 800 - 800);  // each node gave 900 less the 100 MB margin
   const numad_choice cpus = numad_pick_nodes(t, nodes_of({900, 900}), 900, 0, {});
   CHECK(cpus.nodes == std::vector<node_index>{0, 1});
   CHECK_FALSE(cpus.met);
+  CHECK(cpus.cpu_left == 100);  // 900 of 2 * 400
 }
 
 TEST_CASE("numad: equal nodes are taken in the order its sort leaves its directory listing") {

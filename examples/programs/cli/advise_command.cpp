@@ -9,6 +9,8 @@
 //    --threads-per-core),
 //    a sibling beyond a core's first counts -t percent of a CPU, as numad counts it. A node
 //    whose CPUs are unknown (a bare distance matrix) has --cpus-per-node.
+//  - idle CPU, for --numad on this machine: /proc/stat sampled for 2 s, as numad does (elsewhere,
+//    and with --assume-idle, every CPU counts idle).
 //  - free memory: MemFree of each node's meminfo when the machine is a sysfs tree (this
 //    machine, --sysfs), plus Inactive(file) for --numad (numad -C 1, its default); the "free:"
 //    lines of a numactl dump given as --file; any other machine file or preset has no free
@@ -22,12 +24,14 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
 #include <optional>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include <numaplace/adapters/openmp_places.hpp>
@@ -36,6 +40,7 @@
 #include <numaplace/topology/job_nodes.hpp>
 #include <numaplace/topology/node_meminfo.hpp>
 #include <numaplace/topology/numad_nodes.hpp>
+#include <numaplace/topology/proc_stat_idle.hpp>
 #include <numaplace/topology/sysfs_smt.hpp>
 #include <numaplace/topology/text_input.hpp>
 
@@ -66,6 +71,7 @@ struct node_facts {
   std::vector<std::uint64_t> free_bytes;
   std::optional<unsigned> threads_per_core;  // none: the machine does not say
   std::vector<node_index> scan_order;        // numad's listing order; empty: index order
+  std::vector<std::optional<std::uint64_t>> idle_hundredths;  // sampled idle CPU; none: all idle
   bool memory_known = false;
 };
 
@@ -110,6 +116,10 @@ class advise_command final : public command {
     app_->add_option("-C,--inactive-file", inactive_file_,
                      "numad -C: 1 counts a node's Inactive(file) as free memory (default), 0 only MemFree")
         ->check(CLI::Range(0, 1))
+        ->needs(numad);
+    app_->add_flag("--assume-idle", assume_idle_,
+                   "With --numad on this machine, count every CPU idle instead of sampling /proc/stat for 2 s as "
+                   "numad does (a machine file or --sysfs tree is always taken as idle)")
         ->needs(numad);
     app_->add_option("--threads-per-core", threads_per_core_,
                      "Threads per core, for a machine that does not say (this machine and --sysfs read "
@@ -228,7 +238,27 @@ class advise_command final : public command {
       if (!source_.request().sysfs) f.scan_order = listing_order(t, *root);
     }
     if (!f.threads_per_core) f.threads_per_core = loaded.threads_per_core;  // hwloc's
+    f.idle_hundredths.assign(t.node_count(), std::nullopt);
+    if (numad_ && root && !source_.request().sysfs && !assume_idle_) sample_idle(t, f);
     return f;
+  }
+
+  // numad's idle sample on this machine: /proc/stat twice, 2 s apart (numad.c: main's -w
+  // path, update_nodes; sleep(2); update_nodes).
+  static void sample_idle(const numaplace::dynamic_topology& t, node_facts& f) {
+    const std::string stat = "/proc/stat";
+    const auto read = [&] {
+      return numaplace::load::proc_stat_idle_ticks(numaplace::load::detail::read_text(stat), stat);
+    };
+    const auto start = std::chrono::steady_clock::now();
+    const auto before = read();
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    const auto after = read();
+    const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    const auto hundredths = static_cast<std::uint64_t>(elapsed.count() / 10);
+    for (node_index i = 0; i < t.node_count(); ++i) {
+      f.idle_hundredths[i] = numaplace::load::idle_hundredths(t.cpus(i), before, after, hundredths);
+    }
   }
 
   // Refuses a job larger than the machine (CPUs as the chosen rule counts them), or warns
@@ -291,13 +321,19 @@ class advise_command final : public command {
     }
     std::vector<numaplace::numad_node> nodes;
     for (node_index i = 0; i < t.node_count(); ++i) {
-      nodes.push_back({f.total_bytes[i] / mib, f.free_bytes[i] / mib, f.logical_cpus[i], std::nullopt});
+      nodes.push_back({f.total_bytes[i] / mib, f.free_bytes[i] / mib, f.logical_cpus[i], f.idle_hundredths[i]});
     }
     const numaplace::numad_choice c =
         numaplace::numad_pick_nodes(t, nodes, std::uint64_t{d.cpus} * 100, d.mib.value_or(0), s, f.scan_order);
     if (!c.met) {
-      fmt::print(stderr, "note: numad's rule took every node and -w {} is still not met (it keeps 100 MB per node); "
-                 "advising every node, as numad does\n", want_);
+      std::string short_of;
+      if (c.mib_left > 0) short_of = fmt::format("{} MiB (numad keeps 100 MB of each node)", c.mib_left);
+      if (c.cpu_left > 0) {
+        short_of += fmt::format("{}{}.{:02} CPUs{}", short_of.empty() ? "" : " and ", c.cpu_left / 100, c.cpu_left % 100,
+                                f.idle_hundredths.front() ? " (of the CPUs found idle over 2 s)" : "");
+      }
+      fmt::print(stderr, "note: numad's rule took every node and -w {} is still short{}; advising every node, as numad does\n",
+                 want_, short_of.empty() ? "" : " of " + short_of);
     }
     print_advice(t, c.nodes);
   }
@@ -331,6 +367,7 @@ class advise_command final : public command {
   bool omp_places_ = false;
   bool numad_ = false;
   bool best_effort_ = false;
+  bool assume_idle_ = false;
   unsigned htt_percent_ = 20;
   unsigned target_utilization_ = 85;
   unsigned inactive_file_ = 1;

@@ -15,9 +15,10 @@
 //    c * (threads_per_core - 1) * t for the siblings, t being -t (default 20 %): 20 logical
 //    CPUs of 10 two-thread cores are 1200, twelve CPUs.
 //  - free CPU: the idle time of the node's CPUs between two /proc/stat samples 2 s apart, less
-//    (n - n / threads_per_core) * (100 - t), at most the total and at least 1. numaplace takes
-//    every CPU as idle (a machine file has no idle time), which makes the free CPU equal the
-//    total: what numad finds on an idle machine.
+//    (n - n / threads_per_core) * (100 - t), at most the total and at least 1. The caller gives
+//    the idle time it sampled (proc_stat_idle.hpp; `advise --numad` samples this machine's as
+//    numad does), or none: every CPU idle, the free CPU equal to the total, what numad finds on
+//    an idle machine (a machine file has no idle time).
 //
 // How numad picks (pick_numa_nodes with no process, combined_value_of_weighted_resources), for
 // C hundredths of CPU and M MiB:
@@ -86,6 +87,8 @@ struct numad_choice {
   node_index centre = 0;          ///< the winning centre
   std::size_t wanted = 0;         ///< the nodes wanted at least
   bool met = false;               ///< false: every node taken with demand left (numad answers so anyway)
+  std::uint64_t mib_left = 0;     ///< memory still wanted once every node taken is counted
+  std::uint64_t cpu_left = 0;     ///< CPU still wanted so, in hundredths
 };
 
 namespace detail {
@@ -250,6 +253,8 @@ inline numad_choice numad_pick_nodes(const dynamic_topology& t, const std::vecto
     if (taken_resources == resource_nodes && choice.taken.size() == taken_resources) break;
   }
   choice.met = wanted_left == 0 && mib_left <= 0 && cpu_left == 0;
+  choice.mib_left = mib_left > 0 ? static_cast<std::uint64_t>(mib_left) : 0;
+  choice.cpu_left = cpu_left;
   choice.nodes = choice.taken;
   std::sort(choice.nodes.begin(), choice.nodes.end());
   return choice;
