@@ -150,6 +150,12 @@ TEST_CASE("advise --numad: numad 0.5's rule on the guest's recorded tree, worked
   CHECK(advise({"-w", "2:40", "--sysfs", guest_sysfs}) == "4-5\n");
   CHECK(advise_err({"--numad", "-w", "2:40", "--sysfs", guest_sysfs}).find("took every node and -w 2:40 is still short of 51 MiB (numad keeps 100 MB of each node)") !=
         std::string::npos);
+  // numad takes fractions of a CPU: 1.5 CPUs want 2 one-CPU nodes; centre 4 scores
+  // 6 * 580 + 600 * 500 / 144 = 5563 (node 5: 5416); node 4 covers the memory, node 5 the
+  // other half CPU. numaplace's own rule takes whole CPUs and says where fractions go.
+  CHECK(advise({"--numad", "-w", "1.5:16", "--sysfs", guest_sysfs}) == "4-5\n");
+  check_rejected({"advise", "-w", "1.5:16", "--sysfs", guest_sysfs}, "(--numad takes fractions of a CPU, as numad does)");
+  check_rejected({"advise", "--numad", "-w", "8.01", "--sysfs", guest_sysfs}, "asks for 8.01 CPUs but sysfs");
   // numad's -u changes no -w answer.
   CHECK(advise({"--numad", "-u", "50", "-w", "1:22", "--sysfs", guest_sysfs}) == "4-5\n");
 }

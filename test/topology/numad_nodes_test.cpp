@@ -2,6 +2,7 @@
 // says what numad counts and why it answers as it does.
 #include <doctest/doctest.h>
 
+#include <numaplace/topology/job_demand.hpp>
 #include <numaplace/topology/numad_nodes.hpp>
 
 #include <cstdint>
@@ -145,4 +146,21 @@ TEST_CASE("numad_pick_nodes refuses what numad's options refuse, and records tha
   CHECK_THROWS_AS(numad_pick_nodes(t, nodes_of({900}), 100, 0, {}), std::invalid_argument);
   CHECK_THROWS_AS(numad_pick_nodes(t, n, 100, 0, {}, {0, 0}), std::invalid_argument);
   CHECK_THROWS_AS(numad_pick_nodes(t, n, 100, 0, {}, {1}), std::invalid_argument);
+}
+
+TEST_CASE("parse_numad_demand reads CPUs in hundredths, as numad's parse_two_arg_values does") {
+  CHECK(parse_numad_demand("4").cpu_hundredths == 400);
+  CHECK_FALSE(parse_numad_demand("4").mib.has_value());
+  CHECK(parse_numad_demand("1.5").cpu_hundredths == 150);
+  const numad_demand quarter = parse_numad_demand("0.25:2048");
+  CHECK(quarter.cpu_hundredths == 25);
+  CHECK(quarter.mib == 2048);
+  CHECK(parse_numad_demand("1.559").cpu_hundredths == 155);  // numad drops the third decimal
+  CHECK_THROWS_WITH_AS(parse_numad_demand("0.00"), "0.00: asks for 0 CPUs; a job needs some", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_numad_demand("1."), "1.: the CPU fraction '' is not decimal digits (expected e.g. 1.5 or 0.25)",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_numad_demand("1.x:5"),
+                       "1.x:5: the CPU fraction 'x' is not decimal digits (expected e.g. 1.5 or 0.25)", std::invalid_argument);
+  CHECK_THROWS_AS(parse_numad_demand(".5"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_numad_demand("1.5:"), std::invalid_argument);
 }

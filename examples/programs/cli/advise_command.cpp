@@ -55,12 +55,16 @@ using numaplace::node_index;
 
 constexpr std::uint64_t mib = 1024 * 1024;
 
-// "-w TEXT: ...": the library's complaint about the demand, as a usage error.
-numaplace::job_demand parse_demand(const std::string& text) {
+// "-w TEXT: ...": the library's complaint about the demand, as a usage error. numad's rule
+// takes fractions of a CPU as numad does; numaplace's whole CPUs.
+numaplace::numad_demand parse_demand(const std::string& text, bool numad) {
   try {
-    return numaplace::parse_job_demand(text);
+    if (numad) return numaplace::parse_numad_demand(text);
+    const numaplace::job_demand d = numaplace::parse_job_demand(text);
+    return {std::uint64_t{d.cpus} * 100, d.mib};
   } catch (const std::invalid_argument& bad) {
-    throw usage_error(std::string("-w ") + bad.what());
+    const bool fraction = !numad && text.substr(0, text.find(':')).find('.') != std::string::npos;
+    throw usage_error(std::string("-w ") + bad.what() + (fraction ? " (--numad takes fractions of a CPU, as numad does)" : ""));
   }
 }
 
@@ -140,7 +144,7 @@ class advise_command final : public command {
       print_presets();
       return exit_ok;
     }
-    const numaplace::job_demand d = parse_demand(want_);
+    const numaplace::numad_demand d = parse_demand(want_, numad_);
     const loaded_topology loaded = source_.load();
     const numaplace::dynamic_topology& t = loaded.topology;
     if (!numaplace::formats::knows_cpus(t) && cpus_per_node_ == 0) {
@@ -264,7 +268,7 @@ class advise_command final : public command {
   // Refuses a job larger than the machine (CPUs as the chosen rule counts them), or warns
   // and goes on with --best-effort.
   void check_fits(const numaplace::dynamic_topology& t, const node_facts& f, const numaplace::numad_settings& s,
-                  const numaplace::job_demand& d, const std::string& source) const {
+                  const numaplace::numad_demand& d, const std::string& source) const {
     std::uint64_t hundredths = 0, logical = 0, total = 0;
     for (node_index i = 0; i < t.node_count(); ++i) {
       hundredths += numaplace::numad_cpu_total(f.logical_cpus[i], s);
@@ -273,8 +277,9 @@ class advise_command final : public command {
       total += std::min(f.total_bytes[i], std::numeric_limits<std::uint64_t>::max() - total);
     }
     std::string problem;
-    if (std::uint64_t{d.cpus} * 100 > hundredths) {
-      problem = fmt::format("-w {}: asks for {} CPUs but {} has {}", want_, d.cpus, source, hundredths / 100);
+    if (d.cpu_hundredths > hundredths) {
+      problem = fmt::format("-w {}: asks for {} CPUs but {} has {}", want_, cpus_text(d.cpu_hundredths), source,
+                            cpus_text(hundredths));
       if (hundredths != logical * 100) {
         problem += fmt::format(" ({} logical CPUs, {} threads per core, a sibling counting {} %)", logical,
                                s.threads_per_core, s.htt_percent);
@@ -287,9 +292,20 @@ class advise_command final : public command {
     fmt::print(stderr, "warning: {}; --best-effort: advising every node\n", problem);
   }
 
+  // Hundredths of a CPU as people write CPUs: "12", "9.6".
+  static std::string cpus_text(std::uint64_t hundredths) {
+    std::string text = std::to_string(hundredths / 100);
+    if (hundredths % 100 != 0) {
+      text += fmt::format(".{:02}", hundredths % 100);
+      if (text.back() == '0') text.pop_back();
+    }
+    return text;
+  }
+
   void advise_in_circles(const numaplace::dynamic_topology& t, const node_facts& f,
-                         const numaplace::numad_settings& s, const numaplace::job_demand& d,
+                         const numaplace::numad_settings& s, const numaplace::numad_demand& want,
                          const std::string& source) const {
+    const numaplace::job_demand d{static_cast<unsigned>(want.cpu_hundredths / 100), want.mib};
     numaplace::node_supply supply;
     for (node_index i = 0; i < t.node_count(); ++i) {
       supply.cpus.push_back(numaplace::numad_cpu_total(f.logical_cpus[i], s) / 100);
@@ -308,7 +324,7 @@ class advise_command final : public command {
   }
 
   void advise_as_numad(const numaplace::dynamic_topology& t, const node_facts& f, const numaplace::numad_settings& s,
-                       const numaplace::job_demand& d, const std::string& source) const {
+                       const numaplace::numad_demand& d, const std::string& source) const {
     if (!f.memory_known) {
       throw usage_error(fmt::format("{} gives no node memory sizes, which numad's rule divides by; give --memory-per-node SIZE",
                                     source));
@@ -324,7 +340,7 @@ class advise_command final : public command {
       nodes.push_back({f.total_bytes[i] / mib, f.free_bytes[i] / mib, f.logical_cpus[i], f.idle_hundredths[i]});
     }
     const numaplace::numad_choice c =
-        numaplace::numad_pick_nodes(t, nodes, std::uint64_t{d.cpus} * 100, d.mib.value_or(0), s, f.scan_order);
+        numaplace::numad_pick_nodes(t, nodes, d.cpu_hundredths, d.mib.value_or(0), s, f.scan_order);
     if (!c.met) {
       std::string short_of;
       if (c.mib_left > 0) short_of = fmt::format("{} MiB (numad keeps 100 MB of each node)", c.mib_left);
