@@ -1,6 +1,9 @@
 // `numaplace topo` as people read it, `--list-presets`, `--help`, and this machine.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -67,4 +70,33 @@ TEST_CASE("a bare `numaplace` shows this machine too") {
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   CHECK(r.exit_code == 0);
   CHECK(contains(r.out, "this machine"));
+}
+
+TEST_CASE("a bare matrix gets a note: CPU-less nodes cannot be recognised without node lines") {
+  // The POWER9 AC922's matrix alone reads as a backplane with levels 10 40 80: its six GPU
+  // memory nodes count as CPU nodes. With node lines saying which have no CPUs it is the
+  // named machine, direct, 10 40, and the note goes.
+  const std::string bare = data_file("topologies/ibm-power9-ac922-8335gtw-2cpu-6gpu-nodes.txt");
+  const auto r = run_numaplace({"topo", "--file", bare});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "kind:           backplane"));
+  CHECK(contains(r.out, "note:           no node says which CPUs it has (a bare distance matrix): CPU-less nodes"));
+  CHECK(contains(r.out, "without 'node N cpus none' lines"));
+  CHECK(contains(r.out, "docs/machines.md"));
+  const std::string text = numaplace_cli_test::output_of({"topo", "--file", bare, "--json"});
+  CHECK_FALSE(contains(text, "bare distance matrix"));  // the JSON document stays a machine description
+  std::string lines = "node 0 cpus 0-87\nnode 8 cpus 88-175\n";
+  for (const char* id : {"250", "251", "252", "253", "254", "255"}) lines += std::string("node ") + id + " cpus none\n";
+  const std::string with_cpus = numaplace_cli_test::scratch_file(
+      "ac922-with-cpus.txt", (std::ostringstream() << std::ifstream(bare).rdbuf()).str() + lines);
+  const auto named = run_numaplace({"topo", "--file", with_cpus});
+  INFO("stdout: " << named.out << "\nstderr: " << named.err);
+  REQUIRE(named.exit_code == 0);
+  CHECK(contains(named.out, "kind:           direct"));
+  CHECK(contains(named.out, "levels:         10 40\n"));
+  CHECK_FALSE(contains(named.out, "bare distance matrix"));
+  // A machine with CPU facts has no note.
+  CHECK_FALSE(contains(numaplace_cli_test::output_of({"topo", "--machine", "seed000-8node"}), "note:"));
+  std::filesystem::remove(with_cpus);
 }

@@ -28,6 +28,7 @@ void print_summary(const loaded_topology& loaded) {
   const dynamic_topology& t = loaded.topology;
   fmt::print("source:         {}\n", loaded.source);
   for (const std::string& note : loaded.notes) fmt::print("note:           {}\n", note);
+  if (!numaplace::formats::knows_cpus(t)) fmt::print("note:           {}\n", numaplace::formats::missing_cpus_note());
   fmt::print("nodes:          {}\n", t.node_count());
   fmt::print("kind:           {}\n", numaplace::to_string(t.kind()));
   fmt::print("levels:         {}\n", fmt::join(t.levels(), " "));

@@ -40,7 +40,28 @@ struct loaded_topology {
   /// Free memory by node index, where the source says it for every node with memory (a
   /// numactl dump's "free:" lines); empty otherwise.
   std::vector<std::uint64_t> free_bytes;
+  /// Threads per core, where the source says (hwloc: the PUs of PU 0's core); none otherwise.
+  /// A sysfs tree's is read beside it (numaplace/topology/sysfs_smt.hpp).
+  std::optional<unsigned> threads_per_core;
 };
+
+/// Whether any node of `t` says which CPUs it has, or that it has none. A bare distance matrix
+/// says neither: every node then counts as having CPUs, so a CPU-less node (CXL or GPU memory)
+/// joins the distance levels it would be left out of (classify.hpp), and advice has no CPUs to
+/// count.
+inline bool knows_cpus(const numaplace::dynamic_topology& t) {
+  for (numaplace::node_index i = 0; i < t.node_count(); ++i) {
+    if (!t.has_cpu(i) || !t.cpus(i).empty()) return true;
+  }
+  return false;
+}
+
+/// What to tell the user about a topology that does not know its CPUs (knows_cpus).
+inline std::string missing_cpus_note() {
+  return "no node says which CPUs it has (a bare distance matrix): CPU-less nodes (CXL, GPU memory) cannot be "
+         "recognised without 'node N cpus none' lines, and count in the kind and levels; add 'node N cpus LIST' "
+         "and 'node N cpus none' lines to the file (docs/machines.md, \"CPUs and memory in a matrix file\")";
+}
 
 /// A request naming a machine that does not exist (an unknown preset); the message lists the
 /// names there are.
@@ -76,7 +97,7 @@ inline loaded_topology load_preset(const std::string& name) {
     }
     throw unknown_machine(fmt::format("unknown machine '{}'; valid machines: {}", name, names));
   }
-  return {p->build(), fmt::format("preset {}", p->name), {}, {}};
+  return {p->build(), fmt::format("preset {}", p->name), {}, {}, {}};
 }
 
 /// A topology file of any format, "-" being standard input, read by read_input(): a topology
@@ -91,10 +112,10 @@ inline loaded_topology load_topology_file(const std::string& path) {
       read_input(path, "a topology file (topo --json output, a distance matrix or numactl --hardware output)");
   if (looks_like_json(text)) {
     topology_document doc = parse_topology_json(text, name);
-    return {std::move(doc.topology), source, std::move(doc.notes), {}};
+    return {std::move(doc.topology), source, std::move(doc.notes), {}, {}};
   }
   numaplace::load::numactl_details details;
-  loaded_topology loaded{numaplace::load::text(text, name, &details), source, {}, {}};
+  loaded_topology loaded{numaplace::load::text(text, name, &details), source, {}, {}, {}};
   const numaplace::dynamic_topology& t = loaded.topology;
   std::vector<std::uint64_t> free(t.node_count(), 0);
   bool every = !details.free_bytes.empty();
@@ -112,7 +133,7 @@ inline loaded_topology load_topology_file(const std::string& path) {
 
 /// The sysfs node folder `root`; `label` starts the source ("this machine", "sysfs").
 inline loaded_topology load_sysfs_source(const std::string& root, std::string_view label) {
-  return {numaplace::load::sysfs(root), fmt::format("{} (sysfs {})", label, root), {}, {}};
+  return {numaplace::load::sysfs(root), fmt::format("{} (sysfs {})", label, root), {}, {}, {}};
 }
 
 /// The machine `request` names, when it names one without hwloc: a file, an inline topology
@@ -124,13 +145,13 @@ inline std::optional<loaded_topology> load_topology_source(const machine_request
   if (request.topology_json) {
     topology_document doc = parse_topology_json(*request.topology_json, request.topology_json_source);
     return loaded_topology{std::move(doc.topology), fmt::format("file {}", request.topology_json_source),
-                           std::move(doc.notes), {}};
+                           std::move(doc.notes), {}, {}};
   }
   if (request.name) return load_preset(*request.name);
   if (request.sysfs) return load_sysfs_source(*request.sysfs, "sysfs");
   if (request.generate) {
     return loaded_topology{numaplace::generate::from_spec(*request.generate),
-                           fmt::format("generated {}", *request.generate), {}, {}};
+                           fmt::format("generated {}", *request.generate), {}, {}, {}};
   }
   return std::nullopt;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // A new job's demand as numad's -w takes it, "NCPUS[:MB]": a CPU count and, optionally, MiB of
 // memory (numad 0.5, numad.c: parse_two_arg_values). numad also takes fractions of a CPU such
-// as "1.5", which numaplace refuses: its nodes offer whole CPUs.
+// as "1.5": parse_job_demand refuses them (numaplace's nodes offer whole CPUs), and
+// parse_numad_demand, for numad's own rule (numad_nodes.hpp), takes them as numad does.
 
 #include <charconv>
 #include <cstdint>
@@ -50,6 +51,38 @@ inline job_demand parse_job_demand(std::string_view text) {
   const auto colon = text.find(':');
   d.cpus = detail::job_demand_number<unsigned>(text.substr(0, colon), text, "CPU count");
   if (d.cpus == 0) throw std::invalid_argument(std::string(text) + ": asks for 0 CPUs; a job needs at least one");
+  if (colon != std::string_view::npos) {
+    d.mib = detail::job_demand_number<std::uint64_t>(text.substr(colon + 1), text, "memory (MB)");
+  }
+  return d;
+}
+
+/// numad's -w as numad 0.5 reads it: CPUs with an optional fraction, counted in hundredths
+/// ("1.5" is 150; a third decimal and beyond are dropped, as numad drops them), and optional
+/// MiB.
+struct numad_demand {
+  std::uint64_t cpu_hundredths = 100;
+  std::optional<std::uint64_t> mib;  ///< none: memory does not decide
+};
+
+/// "1.5", "4" or "0.25:2048". Throws std::invalid_argument that starts with `text`; numad
+/// takes "0" (no CPU at all) too, numaplace refuses it as parse_job_demand does.
+inline numad_demand parse_numad_demand(std::string_view text) {
+  numad_demand d;
+  const auto colon = text.find(':');
+  const std::string_view cpus = text.substr(0, colon);
+  const auto dot = cpus.find('.');
+  d.cpu_hundredths = std::uint64_t{detail::job_demand_number<unsigned>(cpus.substr(0, dot), text, "CPU count")} * 100;
+  if (dot != std::string_view::npos) {
+    const std::string_view decimals = cpus.substr(dot + 1);
+    if (decimals.empty() || decimals.find_first_not_of("0123456789") != std::string_view::npos) {
+      throw std::invalid_argument(std::string(text) + ": the CPU fraction '" + std::string(decimals) +
+                                  "' is not decimal digits (expected e.g. 1.5 or 0.25)");
+    }
+    d.cpu_hundredths += static_cast<std::uint64_t>(decimals[0] - '0') * 10;
+    if (decimals.size() > 1) d.cpu_hundredths += static_cast<std::uint64_t>(decimals[1] - '0');
+  }
+  if (d.cpu_hundredths == 0) throw std::invalid_argument(std::string(text) + ": asks for 0 CPUs; a job needs some");
   if (colon != std::string_view::npos) {
     d.mib = detail::job_demand_number<std::uint64_t>(text.substr(colon + 1), text, "memory (MB)");
   }

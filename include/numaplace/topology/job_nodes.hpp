@@ -2,29 +2,21 @@
 // The nodes for a new job of C CPUs and M MiB (job_demand.hpp): numad's question, answered in
 // the scheduler's distance circles.
 //
-// numad's rule (numad 0.5, numad.c: pick_numa_nodes and combined_value_of_weighted_resources,
-// fed by update_nodes), for a request of C CPUs and M MB:
-//  - available memory of a node is MemFree plus Inactive(file) from nodeN/meminfo (-C 1, the
-//    default); available CPU is the node's idle time between two /proc/stat samples taken 2 s
-//    apart, in hundredths of a CPU (so -w 4 asks for 400).
-//  - each node gets a magnitude (10 * memory needed + 4 * memory in excess) * (6 * CPU needed +
-//    1 * CPU in excess); the nodes wanted at least are max(ceil(M / MemTotal of node 0),
-//    ceil(C / CPUs of node 0)).
-//  - every node is tried as a centre: the others sorted by distance from it, ties to the larger
-//    magnitude; its score is the sum of magnitude / distance^2 over the first "at least" nodes.
-//    The best centre wins (the lowest index on a tie).
-//  - from that centre, in the same order, nodes are taken one by one, each giving its memory
-//    less a 100 MB margin and its idle CPU, until memory, CPUs and the node count are met (or
-//    every node is taken).
-//  - the answer is a node list in the kernel's list form, "0-1,4".
+// numad's own rule (numad 0.5, numad.c: update_nodes, pick_numa_nodes) is restated in
+// numad_nodes.hpp, which `numaplace advise --numad` follows. In short, numad scores every node
+// as a centre by free memory and CPU over distance squared, then takes nodes one by one from
+// the best, keeping a 100 MB margin on each, with MemFree + Inactive(file) as free memory and
+// idle CPU sampled for 2 s.
 //
 // numaplace's rule: the same demand met circle by circle around the best centre, in the
 // scheduler's distance circles (every node at one distance joins together, as the kernel's
 // sched_init_numa levels do), never node by node:
 //  - memory: what the caller says each node has free (MemFree of its meminfo on a live machine:
 //    node_meminfo.hpp); a machine with no free figure counts its node sizes.
-//  - CPUs: every CPU the node lists, idle or not. The advice says where a job of this shape
-//    fits; numad's 2-second idle sample makes the answer depend on what else ran in those 2 s,
+//  - CPUs: every CPU the node lists, idle or not; the caller may weigh SMT siblings as numad
+//    does (numad_cpu_total), as `advise` does where the machine says how many threads a core
+//    has. The advice says where a job of this shape fits; numad's 2-second idle sample makes
+//    the answer depend on what else ran in those 2 s,
 //    and a machine file has no idle time at all. Spreading around busy CPUs is the scheduler's
 //    job once the job runs.
 //  - best centre: the one whose circles meet the demand with the fewest nodes, then the nearest

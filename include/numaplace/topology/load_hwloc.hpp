@@ -48,6 +48,9 @@ struct hwloc_details {
   /// Nodes whose CPUs hwloc also lists under a node before them (memory beside it: KNL's
   /// MCDRAM, a CXL expander), left without those CPUs as Linux shows them; by node id.
   std::vector<node_id> sharing_cpus;
+  /// The PUs of the core holding PU 0, as numad 0.5 reads cpu0's thread_siblings; none when
+  /// hwloc shows no core above PU 0.
+  std::optional<unsigned> threads_per_core;
 };
 
 /// Owns a hwloc topology handle; destroys it on scope exit.
@@ -196,6 +199,12 @@ inline dynamic_topology hwloc(hwloc_topology_t topology, hwloc_details* details 
 
   hwloc_details found;
   found.sharing_cpus = detail::give_each_cpu_one_node(attributes);
+  if (const hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topology, 0); pu != nullptr) {
+    const hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topology, HWLOC_OBJ_CORE, pu);
+    if (core != nullptr && core->cpuset != nullptr && hwloc_bitmap_weight(core->cpuset) > 0) {
+      found.threads_per_core = static_cast<unsigned>(hwloc_bitmap_weight(core->cpuset));
+    }
+  }
   std::vector<std::vector<long long>> rows;
   if (nodes.size() == 1) {
     found.origin = hwloc_distances_origin::single_node;
