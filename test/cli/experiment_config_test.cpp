@@ -140,6 +140,15 @@ TEST_CASE("cpu_nodes and memory_nodes bind apart, memory to a CPU-less (CXL) nod
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("process b binds to node index 2, which has no CPUs") != std::string::npos);
   }
+  // Written down by --config-json, the bindings stay apart and read back the same.
+  const std::string good = data_file("experiments/good/cpu-and-memory-apart.json");
+  const auto written = nlohmann::json::parse(numaplace_cli_test::output_of({"sim", "--config", good, "--config-json"}));
+  const auto& db = written["workloads"][0]["processes"][0];
+  CHECK(db["cpu_nodes"] == nlohmann::json::array({0}));
+  CHECK(db["memory_nodes"] == nlohmann::json::array({0, 2}));
+  CHECK(db["bind_nodes"].empty());
+  const std::string again = numaplace_cli_test::scratch_file("apart-again.json", written.dump());
+  CHECK(nlohmann::json::parse(numaplace_cli_test::output_of({"sim", "--config", again, "--config-json"})) == written);
   auto beyond_args = hard("memory-beyond", R"(, "cpu_nodes": [0], "memory_nodes": [5])");
   beyond_args.insert(beyond_args.begin(), "sim");
   const auto beyond = run_numaplace(beyond_args);
