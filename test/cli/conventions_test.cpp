@@ -121,7 +121,7 @@ TEST_CASE("sim names the seeds' experiments --experiment; --preset still works, 
 TEST_CASE("the examples in --help work") {
   const std::string root = std::string(NUMAPLACE_TEST_DATA) + "/../..";
   std::size_t ran = 0;
-  for (const char* command : {"", "topo", "explain", "sim", "advise"}) {
+  for (const char* command : {"", "topo", "explain", "sim", "advise", "run"}) {
     std::vector<std::string> help_args;
     if (*command != '\0') help_args.emplace_back(command);
     help_args.emplace_back("--help");

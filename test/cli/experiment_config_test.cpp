@@ -113,6 +113,49 @@ TEST_CASE("first_touch_nodes forces where a process's memory starts, and a node 
   CHECK(r.err.find("process b first touches its memory on node index 4 beyond the topology") != std::string::npos);
 }
 
+TEST_CASE("cpu_nodes and memory_nodes bind apart, memory to a CPU-less (CXL) node included") {
+  // Nodes 0 and 1 with CPUs, node 2 memory only (a CXL expander).
+  const std::string cxl = R"({"topology": {"format": "numaplace-topology", "schema_version": 1, "nodes": [
+    {"id": 0, "cpus": [0, 1, 2, 3, 4, 5], "memory_bytes": 17179869184, "distances": [10, 21, 14]},
+    {"id": 1, "cpus": [6, 7, 8, 9, 10, 11], "memory_bytes": 17179869184, "distances": [21, 10, 24]},
+    {"id": 2, "cpus": [], "has_cpu": false, "memory_bytes": 68719476736, "distances": [14, 24, 10]}]}})";
+  const auto group_of = [](const nlohmann::json& report) {
+    return report["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"][1];
+  };
+  const auto hard = [&](const std::string& name, const std::string& fields) {
+    return std::vector<std::string>{"--config", config_with(name, fields, "", cxl), "--stacks", "hard-binding"};
+  };
+  // numactl --cpunodebind=0 --membind=2: all of b's memory on the CXL node, none local.
+  const auto apart = group_of(report_of(hard("apart", R"(, "cpu_nodes": [0], "memory_nodes": [2])")));
+  CHECK(apart["memory_nodes"] == nlohmann::json::array({2}));
+  CHECK(apart["local_fraction"] == 0.0);
+  // Memory alone: the binding baseline gives b CPUs and keeps its memory where it said.
+  CHECK(group_of(report_of(hard("memory-only", R"(, "memory_nodes": [2])")))["memory_nodes"] ==
+        nlohmann::json::array({2}));
+  // A CPU-less node cannot hold threads, by bind_nodes or cpu_nodes; the message names both.
+  for (const std::string field : {"bind_nodes", "cpu_nodes"}) {
+    auto args = hard("cpuless-" + field, ", \"" + field + "\": [2]");
+    args.insert(args.begin(), "sim");
+    const auto r = run_numaplace(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("process b binds to node index 2, which has no CPUs") != std::string::npos);
+  }
+  // Written down by --config-json, the bindings stay apart and read back the same.
+  const std::string good = data_file("experiments/good/cpu-and-memory-apart.json");
+  const auto written = nlohmann::json::parse(numaplace_cli_test::output_of({"sim", "--config", good, "--config-json"}));
+  const auto& db = written["workloads"][0]["processes"][0];
+  CHECK(db["cpu_nodes"] == nlohmann::json::array({0}));
+  CHECK(db["memory_nodes"] == nlohmann::json::array({0, 2}));
+  CHECK(db["bind_nodes"].empty());
+  const std::string again = numaplace_cli_test::scratch_file("apart-again.json", written.dump());
+  CHECK(nlohmann::json::parse(numaplace_cli_test::output_of({"sim", "--config", again, "--config-json"})) == written);
+  auto beyond_args = hard("memory-beyond", R"(, "cpu_nodes": [0], "memory_nodes": [5])");
+  beyond_args.insert(beyond_args.begin(), "sim");
+  const auto beyond = run_numaplace(beyond_args);
+  CHECK(beyond.exit_code == 2);
+  CHECK(beyond.err.find("process b binds its memory to node index 5, beyond the machine's 3 nodes") != std::string::npos);
+}
+
 TEST_CASE("a machine file is found next to the config, and a missing one is named") {
   const auto dir = std::filesystem::temp_directory_path() / "numaplace-config-test-dir";
   std::filesystem::create_directories(dir);

@@ -29,6 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           for (const auto& a : t.accesses) NUMAPLACE_FUZZ_CHECK(a.region < p.regions.size() && a.weight > 0);
         }
         NUMAPLACE_FUZZ_CHECK(p.gc.young_region == numaplace::sim::gc_spec::no_young || p.gc.young_region < p.regions.size());
+        // bind_nodes binds both; it never comes with a binding apart.
+        NUMAPLACE_FUZZ_CHECK(p.bind_nodes.empty() || (p.cpu_nodes.empty() && p.memory_nodes.empty()));
       }
     }
     // Written down and read back, the sweep is the same file again.
@@ -36,6 +38,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto again = numaplace::formats::parse_experiment_config(written, "written.json", "", stacks,
                                                               numaplace::formats::machine_sources::names_only);
     NUMAPLACE_FUZZ_CHECK(numaplace::formats::experiment_config_json(again).dump() == written);
+    for (std::size_t w = 0; w < config.workloads.size(); ++w) {
+      for (std::size_t i = 0; i < config.workloads[w].processes.size(); ++i) {
+        const auto& before = config.workloads[w].processes[i];
+        const auto& after = again.workloads[w].processes[i];
+        NUMAPLACE_FUZZ_CHECK(before.bound_cpu_nodes() == after.bound_cpu_nodes());
+        NUMAPLACE_FUZZ_CHECK(before.bound_memory_nodes() == after.bound_memory_nodes());
+      }
+    }
   } catch (const numaplace::formats::experiment_config_error& e) {
     const std::string what = e.what();
     // Always "fuzz.json:LINE:COLUMN: ...".

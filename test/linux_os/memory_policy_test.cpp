@@ -4,8 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <linux/mempolicy.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "linux_os_support.hpp"
@@ -111,4 +115,61 @@ TEST_CASE("migrate_pages: this process works, an exited one is ESRCH") {
   const unsigned huge[] = {50000};
   CHECK(migrate_process_pages(0, node, huge).status.message.find("node 50000 is beyond") != std::string::npos);
   CHECK(migrate_process_pages(0, {}, node).status.message.find("the source node list is empty") != std::string::npos);
+}
+
+namespace {
+
+// The calling thread's policy, read back with get_mempolicy (no address: the thread's own).
+linux_os_test::policy_read thread_policy() {
+  constexpr unsigned long words = 16;
+  unsigned long mask[words] = {};
+  linux_os_test::policy_read out;
+  REQUIRE(syscall(SYS_get_mempolicy, &out.mode, mask, words * 64, nullptr, 0UL) == 0);
+  for (unsigned n = 0; n < words * 64; ++n) {
+    if (mask[n / 64] >> (n % 64) & 1UL) out.nodes.push_back(n);
+  }
+  return out;
+}
+
+// Runs `body` on a thread of its own, so that the policy it sets dies with that thread.
+template <class Body>
+void on_own_thread(Body body) {
+  std::thread t(body);
+  t.join();
+}
+
+}  // namespace
+
+TEST_CASE("the calling thread's memory policy: bind, interleave, prefer and local read back as set") {
+  const unsigned node[] = {first_node()};
+  on_own_thread([&] {
+    const os_status bound = bind_thread_memory(node);
+    REQUIRE_MESSAGE(bound.ok(), bound.message);
+    const auto b = thread_policy();
+    CHECK(b.mode == MPOL_BIND);
+    CHECK(b.nodes == std::vector<unsigned>{node[0]});
+    REQUIRE(interleave_thread_memory(node).ok());
+    CHECK(thread_policy().mode == MPOL_INTERLEAVE);
+    REQUIRE(prefer_thread_memory(node[0]).ok());
+    const auto p = thread_policy();
+    CHECK(p.mode == MPOL_PREFERRED);
+    CHECK(p.nodes == std::vector<unsigned>{node[0]});
+    REQUIRE(local_thread_memory().ok());
+    CHECK(thread_policy().mode == MPOL_LOCAL);
+  });
+}
+
+TEST_CASE("a thread memory policy the kernel refuses is a status naming the call, never a throw") {
+  on_own_thread([] {
+    // Node 1000 is never online on a test machine (the largest kernel config has 1024 nodes).
+    const unsigned absent[] = {1000};
+    const os_status s = bind_thread_memory(absent);
+    CHECK(s.error == EINVAL);
+    CHECK(s.message.find("set_mempolicy(MPOL_BIND, nodes 1000): Invalid argument (no node of the mask is online") !=
+          std::string::npos);
+    CHECK(bind_thread_memory({}).message == "set_mempolicy(MPOL_BIND, nodes none): the node list is empty");
+    const unsigned huge[] = {node_mask::max_node_id + 1};
+    CHECK(interleave_thread_memory(huge).message.find("is beyond the largest node id") != std::string::npos);
+    CHECK(thread_policy().mode == MPOL_DEFAULT);  // nothing above took effect
+  });
 }

@@ -5,6 +5,7 @@
 // a user accepts (the round robin it replaces bound numa01's second process across both
 // sockets on Leonardo: 28.6 s against the first's 21.7 s).
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -264,12 +265,13 @@ TEST_CASE("a binding to a node beyond the machine or without CPUs is refused by 
   attrs[1].has_cpu = false;
   const dynamic_topology gpu({{10, 20}, {20, 10}}, attrs);
   w.processes[1].bind_nodes = {1};
-  CHECK(error_of([&] { check_bindings(w, gpu); }) == "process p1 binds to node index 1, which has no CPUs");
-  CHECK(error_of([&] { run_stack(gpu, w, inverse_binding_name, {}); }) ==
-        "process p1 binds to node index 1, which has no CPUs");
+  const std::string no_cpus =
+      "process p1 binds to node index 1, which has no CPUs; memory alone binds there with memory_nodes";
+  CHECK(error_of([&] { check_bindings(w, gpu); }) == no_cpus);
+  CHECK(error_of([&] { run_stack(gpu, w, inverse_binding_name, {}); }) == no_cpus);
   // Without bindings, the binding baselines say which process lacks them.
   CHECK(error_of([&] { run_stack(seed000, processes_of({4}), inverse_binding_name, {}); }) ==
-        "inverse-binding needs bind_nodes for process p0");
+        "inverse-binding needs bind_nodes or cpu_nodes for process p0");
 }
 
 TEST_CASE("on Leonardo, hard binding numa01 beats no balancing, matches linux-4.2, and beats inverse binding") {
@@ -302,4 +304,95 @@ TEST_CASE("on Leonardo, hard binding numa01 beats no balancing, matches linux-4.
     return xs;
   }());
   CHECK(spread.stddev < 0.05 * spread.mean);
+}
+
+namespace {
+
+// A CXL machine: nodes 0 and 1 with 4 CPUs each, node 2 CPU-less memory (a CXL expander, 14
+// from node 0), node 3 with CPUs and no memory. Node 0 holds 8 chunks (16 MiB), the others
+// 1 GiB.
+dynamic_topology cxl_machine() {
+  std::vector<node_attributes> attrs(4);
+  for (node_index i = 0; i < 4; ++i) attrs[i].id = i;
+  attrs[0].cpus = {0, 1, 2, 3};
+  attrs[0].memory_bytes = 16ULL << 20;
+  attrs[1].cpus = {4, 5, 6, 7};
+  attrs[1].memory_bytes = 1ULL << 30;
+  attrs[2].has_cpu = false;
+  attrs[2].memory_bytes = 1ULL << 30;
+  attrs[3].cpus = {8, 9, 10, 11};
+  attrs[3].has_memory = false;
+  return dynamic_topology({{10, 21, 14, 21}, {21, 10, 24, 21}, {14, 24, 10, 24}, {21, 21, 24, 10}}, attrs);
+}
+
+// The nodes `g`'s tasks were seen on, over the whole run.
+std::set<node_index> task_nodes(const group_result& g) {
+  std::set<node_index> seen;
+  for (const occupancy& o : g.tasks_over_time) {
+    for (node_index n = 0; n < o.tasks_per_node.size(); ++n) {
+      if (o.tasks_per_node[n] > 0) seen.insert(n);
+    }
+  }
+  return seen;
+}
+
+std::set<node_index> memory_nodes_of(const group_result& g) {
+  std::set<node_index> seen;
+  for (node_index n = 0; n < g.memory_per_node.size(); ++n) {
+    if (g.memory_per_node[n] > 0) seen.insert(n);
+  }
+  return seen;
+}
+
+}  // namespace
+
+TEST_CASE("CPUs and memory bound apart: threads on cpu_nodes, memory on memory_nodes, CXL included") {
+  const dynamic_topology t = cxl_machine();
+  // numactl --cpunodebind=0 --membind=0,2: 4 threads of 4 chunks each, 16 chunks, of which
+  // node 0 holds 8; the rest go to the CXL node, the nearest other allowed node.
+  workload w = processes_of({4, 4});
+  w.processes[0].cpu_nodes = {0};
+  w.processes[0].memory_nodes = {0, 2};
+  // Memory bound alone (numactl --membind=2): bind_nearest gives it CPUs and keeps its memory.
+  w.processes[1].memory_nodes = {2};
+  bind_nearest(w, t, machine_options{});
+  CHECK(w.processes[0].bind_nodes.empty());  // bound already: left alone
+  CHECK(!w.processes[1].bind_nodes.empty());
+  CHECK(std::find(w.processes[1].bind_nodes.begin(), w.processes[1].bind_nodes.end(), 0) ==
+        w.processes[1].bind_nodes.end());  // node 0 is taken by process 0's CPUs
+  CHECK(w.processes[1].bound_memory_nodes() == std::vector<std::uint32_t>{2});
+
+  const run_result r = run_stack(t, w, hard_binding_name, {});
+  REQUIRE(r.groups.size() == 2);
+  CHECK(task_nodes(r.groups[0]) == std::set<node_index>{0});
+  CHECK(memory_nodes_of(r.groups[0]) == std::set<node_index>{0, 2});
+  CHECK(r.groups[0].memory_per_node[0] == r.groups[0].memory_per_node[2]);  // 8 chunks each
+  CHECK(memory_nodes_of(r.groups[1]) == std::set<node_index>{2});
+  const auto& cpus1 = w.processes[1].bind_nodes;
+  CHECK(task_nodes(r.groups[1]) == std::set<node_index>(cpus1.begin(), cpus1.end()));
+  // Inverse binding still sends memory farthest from the CPUs, whatever memory_nodes say.
+  const run_result inverse = run_stack(t, w, inverse_binding_name, {});
+  CHECK(task_nodes(inverse.groups[0]) == std::set<node_index>{0});
+  const nodes far = farthest_nodes(t, nodes{0});
+  CHECK(memory_nodes_of(inverse.groups[0]) == std::set<node_index>(far.begin(), far.end()));
+}
+
+TEST_CASE("bindings apart are checked by process and node: CPUs need CPUs, memory needs memory") {
+  const dynamic_topology t = cxl_machine();
+  workload w = processes_of({2});
+  w.processes[0].cpu_nodes = {0, 2};
+  CHECK(error_of([&] { check_bindings(w, t); }) == "process p0 binds to node index 2, which has no CPUs");
+  CHECK(error_of([&] { run_stack(t, w, hard_binding_name, {}); }) ==
+        "process p0 binds to node index 2, which has no CPUs");
+  w.processes[0].cpu_nodes = {0};
+  w.processes[0].memory_nodes = {3};
+  CHECK(error_of([&] { check_bindings(w, t); }) == "process p0 binds its memory to node index 3, which has no memory");
+  w.processes[0].memory_nodes = {2, 7};
+  CHECK(error_of([&] { bind_nearest(w, t, machine_options{}); }) ==
+        "process p0 binds its memory to node index 7, beyond the machine's 4 nodes");
+  w.processes[0].memory_nodes = {2};
+  CHECK(error_of([&] { check_bindings(w, t); }) == "no error");
+  // Runs that do not bind ignore bindings, as before.
+  w.processes[0].memory_nodes = {7};
+  CHECK(error_of([&] { run_stack(t, w, no_balancing_name, {}); }) == "no error");
 }

@@ -22,6 +22,7 @@
 #include "exit_codes.hpp"
 #include "explain_command.hpp"
 #include "help_formatter.hpp"
+#include "run_command.hpp"
 #include "sim_command.hpp"
 #include "topo_command.hpp"
 
@@ -32,9 +33,11 @@ namespace {
 /// that refuses it would bury the terminal.
 constexpr std::size_t max_argument_chars = 4096;
 
+// Words after "--" are another program's (`run -- sh -c SCRIPT`), not options: they are not checked.
 void check_argument_lengths(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
+    if (arg == "--") return;
     if (arg.size() > max_argument_chars) {
       throw numaplace_cli::usage_error(fmt::format("argument {} '{}' is longer than the {} characters any option takes", i,
                                                    numaplace::detail::excerpt(arg), max_argument_chars));
@@ -49,7 +52,7 @@ int run_cli(int argc, char** argv) {
   app.formatter(std::make_shared<numaplace_cli::help_formatter>());
   app.set_version_flag("--version", numaplace::version_string);
   app.footer(
-      "Commands: topo, explain, sim, advise; `numaplace COMMAND --help` shows each with examples.\n"
+      "Commands: topo, explain, sim, advise, run; `numaplace COMMAND --help` shows each with examples.\n"
       "Examples:\n"
       "  numaplace                                         this machine, as topo describes it\n"
       "  numaplace topo --machine seed000-8node --json     a named machine as a topology file\n"
@@ -62,6 +65,7 @@ int run_cli(int argc, char** argv) {
   commands.push_back(numaplace_cli::make_explain_command(app));
   commands.push_back(numaplace_cli::make_sim_command(app));
   commands.push_back(numaplace_cli::make_advise_command(app));
+  commands.push_back(numaplace_cli::make_run_command(app));
   // Further subcommands register here, each from its own <name>_command.hpp.
 
   try {

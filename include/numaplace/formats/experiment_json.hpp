@@ -307,7 +307,8 @@ inline std::vector<sim::access> read_accesses(const checker& c, const json& v, c
 inline sim::process_spec read_process(const checker& c, const json& v, const std::string& at, std::size_t index) {
   object(c, v, at,
          {"description", "name", "regions", "threads", "accesses", "memory_bound", "streaming",
-          "main_thread_touches_first", "first_touch_nodes", "work_bytes_per_thread", "jobs", "job_work_ms", "bind_nodes", "bind_each_thread",
+          "main_thread_touches_first", "first_touch_nodes", "work_bytes_per_thread", "jobs", "job_work_ms", "bind_nodes",
+          "cpu_nodes", "memory_nodes", "bind_each_thread",
           "inverse_moves_memory", "start_ms", "gc"});
   sim::process_spec p;
   p.name = fmt::format("p{}", index + 1);
@@ -360,10 +361,23 @@ inline sim::process_spec read_process(const checker& c, const json& v, const std
   });
   optional_member(v, at, "job_work_ms", [&](const json& x, const std::string& q) { p.job_work_ms = number(c, x, q, 0, 1e7, true); });
   if (p.jobs > 0 && p.job_work_ms <= 0) c.fail(at, "jobs needs job_work_ms, each job's CPU time");
-  optional_member(v, at, "bind_nodes", [&](const json& x, const std::string& q) {
-    array(c, x, q, 0, 4096);
-    for (std::size_t i = 0; i < x.size(); ++i) p.bind_nodes.push_back(static_cast<std::uint32_t>(integer(c, x[i], child(q, i), 0, 4095)));
-  });
+  // Node index lists: bind_nodes binds CPUs and memory together (numactl --cpunodebind=B
+  // --membind=B), cpu_nodes and memory_nodes each alone; the machine checks the indices
+  // (sim::check_binding).
+  const auto nodes_into = [&](std::vector<std::uint32_t>& out) {
+    return [&](const json& x, const std::string& q) {
+      array(c, x, q, 0, 4096);
+      for (std::size_t i = 0; i < x.size(); ++i) out.push_back(static_cast<std::uint32_t>(integer(c, x[i], child(q, i), 0, 4095)));
+    };
+  };
+  optional_member(v, at, "bind_nodes", nodes_into(p.bind_nodes));
+  optional_member(v, at, "cpu_nodes", nodes_into(p.cpu_nodes));
+  optional_member(v, at, "memory_nodes", nodes_into(p.memory_nodes));
+  if (!p.bind_nodes.empty() && (!p.cpu_nodes.empty() || !p.memory_nodes.empty())) {
+    c.fail(child(at, p.cpu_nodes.empty() ? "memory_nodes" : "cpu_nodes"),
+           "bind_nodes binds CPUs and memory both; give cpu_nodes and memory_nodes instead of it, as numactl "
+           "--cpunodebind and --membind");
+  }
   optional_member(v, at, "work_bytes_per_thread",
                   [&](const json& x, const std::string& q) { p.work_bytes_per_thread = number(c, x, q, 0, 1e18); });
   optional_member(v, at, "bind_each_thread", [&](const json& x, const std::string& q) { p.bind_each_thread = boolean(c, x, q); });
@@ -542,7 +556,12 @@ inline ojson process_json(const sim::process_spec& p) {
                {"jobs", p.jobs}};
   if (p.jobs > 0) out["job_work_ms"] = p.job_work_ms;  // the reader wants it above 0, and only with jobs
   out["first_touch_nodes"] = p.first_touch_nodes;
-  out["bind_nodes"] = p.bind_nodes;
+  // Bindings apart are written apart, each as the process takes it (bind_nearest may have
+  // given bind_nodes to a process with memory_nodes): the reader takes bind_nodes alone.
+  const bool apart = !p.cpu_nodes.empty() || !p.memory_nodes.empty();
+  out["bind_nodes"] = apart ? std::vector<std::uint32_t>{} : p.bind_nodes;
+  if (apart && !p.bound_cpu_nodes().empty()) out["cpu_nodes"] = p.bound_cpu_nodes();
+  if (apart && !p.bound_memory_nodes().empty()) out["memory_nodes"] = p.bound_memory_nodes();
   out["bind_each_thread"] = p.bind_each_thread;
   out["inverse_moves_memory"] = p.inverse_moves_memory;
   if (p.work_bytes_per_thread > 0) out["work_bytes_per_thread"] = p.work_bytes_per_thread;

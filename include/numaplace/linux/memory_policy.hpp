@@ -1,6 +1,7 @@
 #pragma once
-// Where memory goes: a range's policy (mbind(2): bind, interleave, prefer, default) and moving
-// a process's pages between node sets (migrate_pages(2)). Raw system calls with the MPOL_*
+// Where memory goes: a range's policy (mbind(2): bind, interleave, prefer, default), the calling
+// thread's policy (set_mempolicy(2)), and moving a process's pages between node sets
+// (migrate_pages(2)). Raw system calls with the MPOL_*
 // constants of the kernel's UAPI header, so static programs link without libnuma.
 //
 // Nodes are the kernel's node ids, as in sysfs.
@@ -98,6 +99,7 @@ inline const char* mode_name(int mode) noexcept {
     case MPOL_PREFERRED: return "MPOL_PREFERRED";
     case MPOL_BIND: return "MPOL_BIND";
     case MPOL_INTERLEAVE: return "MPOL_INTERLEAVE";
+    case MPOL_LOCAL: return "MPOL_LOCAL";
     default: return "MPOL_?";
   }
 }
@@ -163,6 +165,52 @@ inline os_status prefer_memory(void* start, std::size_t bytes, unsigned node,
 inline os_status reset_memory_policy(void* start, std::size_t bytes) {
   return detail::set_range_policy(start, bytes, MPOL_DEFAULT, {}, existing_pages::stay);
 }
+
+namespace detail {
+
+inline os_status set_thread_policy(int mode, std::span<const unsigned> nodes) {
+  std::string call = std::string("set_mempolicy(") + mode_name(mode);
+  if (mode != MPOL_LOCAL) call += ", nodes " + nodes_text(nodes);
+  call += ")";
+  if (mode != MPOL_LOCAL && nodes.empty()) return invalid_arguments(call, "the node list is empty");
+  if (const unsigned* n = node_mask::first_too_large(nodes)) {
+    return invalid_arguments(call, "node " + std::to_string(*n) + " is beyond the largest node id, " +
+                                       std::to_string(node_mask::max_node_id));
+  }
+  const node_mask mask(nodes);
+  const long rc = mode == MPOL_LOCAL ? syscall(SYS_set_mempolicy, mode, nullptr, 0UL)
+                                     : syscall(SYS_set_mempolicy, mode, mask.data(), mask.maxnode());
+  if (rc == 0) return {};
+  const int error = errno;
+  return failure(call, error, call_arguments::node_mask);
+}
+
+}  // namespace detail
+
+// The calling thread's policy covers its allocations outside any mbind range. fork copies it
+// and execve keeps it (mm/mempolicy.c, Linux 6.1: the policy lives in the task, not the mm), so
+// a launcher sets it and then runs the program, as numactl does.
+
+/// The calling thread's memory comes only from `nodes` (set_mempolicy(MPOL_BIND)).
+inline os_status bind_thread_memory(std::span<const unsigned> nodes) {
+  return detail::set_thread_policy(MPOL_BIND, nodes);
+}
+
+/// The calling thread's pages go round-robin over `nodes` (set_mempolicy(MPOL_INTERLEAVE)).
+inline os_status interleave_thread_memory(std::span<const unsigned> nodes) {
+  return detail::set_thread_policy(MPOL_INTERLEAVE, nodes);
+}
+
+/// The calling thread's memory comes from `node` while it has free memory, then from the
+/// nearest others (set_mempolicy(MPOL_PREFERRED)).
+inline os_status prefer_thread_memory(unsigned node) {
+  const unsigned one[] = {node};
+  return detail::set_thread_policy(MPOL_PREFERRED, one);
+}
+
+/// The calling thread's memory comes from the node it runs on when it faults
+/// (set_mempolicy(MPOL_LOCAL), Linux 3.8).
+inline os_status local_thread_memory() { return detail::set_thread_policy(MPOL_LOCAL, {}); }
 
 /// What migrate_process_pages did.
 struct pages_migrated {

@@ -51,7 +51,7 @@ inline std::vector<std::size_t> binding_cores(std::span<const std::size_t> cpus,
 struct binding_sizing {
   unsigned threads_per_core = 1;
   bool by_cores = true;       ///< one thread per core; false: by logical CPUs
-  std::size_t processes = 0;  ///< the processes it bound (those with explicit bind_nodes not counted)
+  std::size_t processes = 0;  ///< the processes it bound (those with explicit bind_nodes or cpu_nodes not counted)
   std::size_t threads = 0;    ///< their threads
   std::size_t cores = 0;      ///< the cores of the nodes free for them
   std::size_t thread_by_thread = 0;  ///< processes whose threads bind one by one (bind_each_thread)
@@ -251,21 +251,34 @@ inline thread_binding bind_thread(const dynamic_topology& t, std::size_t threads
   return {cpu_nodes[i * n / threads], cpu_nodes[(threads - 1 - i) * n / threads]};
 }
 
-/// Throws std::invalid_argument naming the process and node when a process of `w` binds to a
-/// node beyond `t` or to a node without CPUs (its threads could run nowhere there).
-inline void check_bindings(const workload& w, const dynamic_topology& t) {
-  for (const process_spec& p : w.processes) {
-    for (const auto b : p.bind_nodes) {
-      if (b >= t.node_count()) {
-        throw std::invalid_argument("process " + p.name + " binds to node index " + std::to_string(b) +
-                                    ", beyond the machine's " + std::to_string(t.node_count()) + " nodes");
-      }
-      if (!t.has_cpu(b)) {
-        throw std::invalid_argument("process " + p.name + " binds to node index " + std::to_string(b) +
-                                    ", which has no CPUs");
-      }
+/// Throws std::invalid_argument naming the process and node when `p` binds its CPUs to a node
+/// beyond `t` or without CPUs (its threads could run nowhere there), or its memory to a node
+/// beyond `t` or without memory (numactl --membind refuses those too). Memory may go to a node
+/// without CPUs: CXL and GPU memory are bound so.
+inline void check_binding(const process_spec& p, const dynamic_topology& t) {
+  const std::string beyond = ", beyond the machine's " + std::to_string(t.node_count()) + " nodes";
+  for (const auto b : p.bound_cpu_nodes()) {
+    if (b >= t.node_count()) throw std::invalid_argument("process " + p.name + " binds to node index " + std::to_string(b) + beyond);
+    if (!t.has_cpu(b)) {
+      throw std::invalid_argument("process " + p.name + " binds to node index " + std::to_string(b) +
+                                  ", which has no CPUs" +
+                                  (p.cpu_nodes.empty() ? "; memory alone binds there with memory_nodes" : ""));
     }
   }
+  for (const auto b : p.bound_memory_nodes()) {
+    if (b >= t.node_count()) {
+      throw std::invalid_argument("process " + p.name + " binds its memory to node index " + std::to_string(b) + beyond);
+    }
+    if (!t.has_memory(b)) {
+      throw std::invalid_argument("process " + p.name + " binds its memory to node index " + std::to_string(b) +
+                                  ", which has no memory");
+    }
+  }
+}
+
+/// check_binding for every process of `w`.
+inline void check_bindings(const workload& w, const dynamic_topology& t) {
+  for (const process_spec& p : w.processes) check_binding(p, t);
 }
 
 namespace detail {
@@ -288,12 +301,13 @@ inline bool held_apart(std::span<const std::size_t> holds, std::span<const std::
 
 }  // namespace detail
 
-/// Gives every process of `w` without bind_nodes the nearest fitting set (nearest_bindings),
+/// Gives every process of `w` without a CPU binding (bind_nodes, cpu_nodes) the nearest fitting
+/// set as its bind_nodes (nearest_bindings; memory_nodes, where given, still bind its memory),
 /// sized by cores of `m.threads_per_core` threads (machine_of's, the run's SMT): numactl users
 /// bind a job one thread per core. By logical CPUs when the free nodes' cores cannot hold the
 /// processes apart, as autonuma-benchmark's HARD_BIND binds numa01's processes, one thread per
-/// logical CPU of half the machine each. Explicit bind_nodes are kept, checked
-/// (check_bindings), and their nodes count as taken.
+/// logical CPU of half the machine each. Explicit bindings are kept, checked
+/// (check_bindings), and their CPU nodes count as taken.
 inline binding_sizing bind_nearest(workload& w, const dynamic_topology& t, const machine_options& m) {
   check_bindings(w, t);
   const auto cpus = binding_cpus(t, m.default_cpus_per_node);
@@ -301,8 +315,8 @@ inline binding_sizing bind_nearest(workload& w, const dynamic_topology& t, const
   std::vector<bool> taken(t.node_count(), false);
   std::vector<std::size_t> threads;
   for (const process_spec& p : w.processes) {
-    for (const auto b : p.bind_nodes) taken[b] = true;
-    if (p.bind_nodes.empty() && !p.bind_each_thread) threads.push_back(p.threads.size());
+    for (const auto b : p.bound_cpu_nodes()) taken[b] = true;
+    if (p.bound_cpu_nodes().empty() && !p.bind_each_thread) threads.push_back(p.threads.size());
   }
   binding_sizing sizing{std::max(1u, m.threads_per_core), true, threads.size(), 0, 0, 0};
   for (const process_spec& p : w.processes) sizing.thread_by_thread += p.bind_each_thread ? 1 : 0;
@@ -315,7 +329,7 @@ inline binding_sizing bind_nearest(workload& w, const dynamic_topology& t, const
   }
   std::size_t next = 0;
   for (process_spec& p : w.processes) {
-    if (p.bind_nodes.empty() && !p.bind_each_thread) p.bind_nodes = std::move(sets[next++]);
+    if (p.bound_cpu_nodes().empty() && !p.bind_each_thread) p.bind_nodes = std::move(sets[next++]);
   }
   return sizing;
 }

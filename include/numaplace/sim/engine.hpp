@@ -168,27 +168,25 @@ class engine {
       // Bindings apply to the binding baselines only; other runs ignore them. A process whose
       // threads are bound one by one (spawn) has no binding of its own.
       const bool binds_process = binds_cpus(s_.o.mode) && !ps.bind_each_thread;
-      for (auto b : binds_process ? ps.bind_nodes : std::vector<std::uint32_t>{}) {
-        if (b >= n)
-          throw std::invalid_argument("process " + ps.name + " binds to node index " + std::to_string(b) +
-                                      " beyond the topology");
-        if (!s_.topo.has_cpu(b))
-          throw std::invalid_argument("process " + ps.name + " binds to node index " + std::to_string(b) +
-                                      ", which has no CPUs");
-        st.allowed.push_back(b);
+      if (binds_process) {
+        check_binding(ps, s_.topo);
+        st.allowed.assign(ps.bound_cpu_nodes().begin(), ps.bound_cpu_nodes().end());
       }
       for (const auto f : ps.first_touch_nodes) {
         if (f >= n)
           throw std::invalid_argument("process " + ps.name + " first touches its memory on node index " +
                                       std::to_string(f) + " beyond the topology");
       }
-      // Memory: bound with the CPUs (numactl --membind), or, inverted, to the farthest nodes
-      // (autonuma-benchmark's INVERSE_BIND, for the processes it inverts); nothing migrates
-      // it, as these modes never scan.
+      // Memory: bound where the process says (numactl --membind: its bind_nodes or
+      // memory_nodes), or, inverted, to the nodes farthest from its CPUs (autonuma-benchmark's
+      // INVERSE_BIND, for the processes it inverts); nothing migrates it, as these modes never
+      // scan.
       if (s_.o.mode == balancing::inverse_binding && binds_process && ps.inverse_moves_memory) {
         s_.memory_nodes.push_back(farthest_nodes(s_.topo, st.allowed));
+      } else if (binds_process) {
+        s_.memory_nodes.emplace_back(ps.bound_memory_nodes().begin(), ps.bound_memory_nodes().end());
       } else {
-        s_.memory_nodes.push_back(st.allowed);
+        s_.memory_nodes.emplace_back();
       }
       s_.m.processes.push_back(std::move(st));
       const gc_spec& gc = ps.gc;

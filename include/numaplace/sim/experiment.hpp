@@ -51,8 +51,8 @@ inline std::string_view baseline_kernel_of(const std::vector<std::string>& stack
 /// NUMA balancing off: its fork placement and load balancer, no scanning, no locality
 /// preference, as numa_balancing=0 leaves them; `linux-2.5` has the O(1) scheduler instead of
 /// that kernel's (o1_scheduler.hpp). Throws std::invalid_argument for an unknown
-/// stack, or for hard or inverse binding of a workload that names no bind_nodes (binding.hpp's
-/// bind_nearest gives a workload the ones a user would).
+/// stack, or for hard or inverse binding of a process that binds no CPUs (bind_nodes or
+/// cpu_nodes; binding.hpp's bind_nearest gives a workload the ones a user would).
 inline run_result run_stack(const dynamic_topology& t, const workload& w, std::string_view stack, run_options o,
                             std::string_view baseline_kernel = default_stack_name, const user_stacks& mine = {}) {
   std::string_view kernel = stack;
@@ -62,8 +62,8 @@ inline run_result run_stack(const dynamic_topology& t, const workload& w, std::s
     kernel = baseline_kernel;
   } else if (binds_to_nodes(stack)) {
     for (const auto& p : w.processes) {
-      if (p.bind_nodes.empty() && !p.bind_each_thread) {
-        throw std::invalid_argument(std::string(stack) + " needs bind_nodes for process " + p.name);
+      if (p.bound_cpu_nodes().empty() && !p.bind_each_thread) {
+        throw std::invalid_argument(std::string(stack) + " needs bind_nodes or cpu_nodes for process " + p.name);
       }
     }
     o.mode = stack == hard_binding_name ? balancing::hard_binding : balancing::inverse_binding;
@@ -94,7 +94,7 @@ struct experiment {
   bool full_checks = false;
 };
 
-/// Binds the processes of `e` without bind_nodes as a user would (bind_nearest), by the cores
+/// Binds the processes of `e` without a CPU binding as a user would (bind_nearest), by the cores
 /// its runs will have.
 inline binding_sizing bind_nearest(experiment& e) {
   return bind_nearest(e.load, e.topology, machine_of(e.machine, e.hardware));

@@ -101,8 +101,16 @@ struct process_spec {
   /// `threads.size()` at once. 0 jobs: threads run for the whole simulation.
   std::uint32_t jobs = 0;
   double job_work_ms = 0;
-  /// Hard binding (numactl --cpunodebind --membind): node indices; empty = unbound.
+  /// Hard binding of CPUs and memory together (numactl --cpunodebind=B --membind=B): node
+  /// indices; empty = unbound. cpu_nodes and memory_nodes, where given, stand in for it.
   std::vector<std::uint32_t> bind_nodes;
+  /// The CPU binding alone (numactl --cpunodebind): node indices, each with CPUs; empty:
+  /// bind_nodes.
+  std::vector<std::uint32_t> cpu_nodes;
+  /// The memory binding alone (numactl --membind): node indices, each with memory, CPU-less
+  /// ones (CXL, GPU memory) included; empty: bind_nodes, and with neither, memory is not
+  /// bound (first touch near the CPUs, as numactl --cpunodebind alone leaves it).
+  std::vector<std::uint32_t> memory_nodes;
   /// The binding baselines bind each thread, not the process, as numa02's HARD_BIND and
   /// INVERSE_BIND builds do (binding.hpp's bind_thread): thread i of T's memory on node
   /// i * n / T of the n nodes with CPUs, and the thread there (hard binding) or on the mirrored
@@ -118,6 +126,15 @@ struct process_spec {
   double start_ms = 0;
   /// Its garbage collector, if it has one.
   gc_spec gc{};
+
+  /// The nodes its threads are bound to in the binding baselines: cpu_nodes, else bind_nodes.
+  const std::vector<std::uint32_t>& bound_cpu_nodes() const noexcept {
+    return cpu_nodes.empty() ? bind_nodes : cpu_nodes;
+  }
+  /// The nodes its memory is bound to there: memory_nodes, else bind_nodes (empty: unbound).
+  const std::vector<std::uint32_t>& bound_memory_nodes() const noexcept {
+    return memory_nodes.empty() ? bind_nodes : memory_nodes;
+  }
 };
 
 struct workload {

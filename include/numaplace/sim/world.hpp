@@ -22,8 +22,9 @@
 namespace numaplace::sim {
 
 /// How a run balances: a placement stack, no NUMA balancing (first touch, load balancing
-/// only), hard binding (each process's CPUs and memory on its bind_nodes, as numactl would), or
-/// inverse binding (CPUs on bind_nodes, memory on the nodes farthest from them: the worst case).
+/// only), hard binding (each process's CPUs and memory where its bind_nodes, or cpu_nodes and
+/// memory_nodes, say, as numactl would), or inverse binding (CPUs so bound, memory on the nodes
+/// farthest from them: the worst case).
 enum class balancing : std::uint8_t { numa, none, hard_binding, inverse_binding };
 
 /// Which CPU scheduler the simulated kernel has: CFS's over scheduling domains (SMT, MC, NUMA
@@ -31,7 +32,7 @@ enum class balancing : std::uint8_t { numa, none, hard_binding, inverse_binding 
 /// equal (o1_scheduler.hpp; the `linux-2.5` baseline).
 enum class cpu_scheduler : std::uint8_t { sched_domains, o1 };
 
-/// Whether runs in mode `m` bind each process's CPUs to its bind_nodes.
+/// Whether runs in mode `m` bind each process's CPUs (process_spec::bound_cpu_nodes).
 constexpr bool binds_cpus(balancing m) noexcept {
   return m == balancing::hard_binding || m == balancing::inverse_binding;
 }
