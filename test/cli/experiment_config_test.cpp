@@ -120,7 +120,7 @@ TEST_CASE("cpu_nodes and memory_nodes bind apart, memory to a CPU-less (CXL) nod
     {"id": 1, "cpus": [6, 7, 8, 9, 10, 11], "memory_bytes": 17179869184, "distances": [21, 10, 24]},
     {"id": 2, "cpus": [], "has_cpu": false, "memory_bytes": 68719476736, "distances": [14, 24, 10]}]}})";
   const auto group_of = [](const nlohmann::json& report) {
-    return report["presets"][0]["experiments"][0]["stacks"][0]["runs"][0]["groups"][1];
+    return report["experiments"][0]["workloads"][0]["stacks"][0]["runs"][0]["groups"][1];
   };
   const auto hard = [&](const std::string& name, const std::string& fields) {
     return std::vector<std::string>{"--config", config_with(name, fields, "", cxl), "--stacks", "hard-binding"};
