@@ -191,7 +191,12 @@ std::vector<std::string> write_sim_plots(const sim::sweep_report& r, const std::
         heat_map(name + "-occupancy", "tasks are", "tasks",
                  [](const sim::occupancy& o, std::size_t m) { return double(o.tasks_per_node[m]); });
         // Memory as a share of what the group has touched so far, so that a group's maps read alike
-        // whatever its size.
+        // whatever its size; none where the timeline has no memory (merged version 1 parts).
+        const bool memory_known = std::all_of(run.groups.begin(), run.groups.end(), [](const sim::group_result& g) {
+          return std::all_of(g.tasks_over_time.begin(), g.tasks_over_time.end(),
+                             [](const sim::occupancy& o) { return !o.memory_per_node.empty(); });
+        });
+        if (!memory_known) continue;
         heat_map(name + "-memory", "memory is", "percent of its memory", [](const sim::occupancy& o, std::size_t m) {
           std::uint64_t total = 0;
           for (const auto chunks : o.memory_per_node) total += chunks;

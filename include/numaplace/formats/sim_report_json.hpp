@@ -84,7 +84,10 @@ inline json group_json(const sim::group_result& g, const dynamic_topology& t, bo
   if (timeline) {
     json points = json::array();
     for (const auto& o : g.tasks_over_time) {
-      points.push_back({{"seconds", o.seconds}, {"tasks_per_node", o.tasks_per_node}, {"memory_per_node", o.memory_per_node}});
+      json point{{"seconds", o.seconds}, {"tasks_per_node", o.tasks_per_node}};
+      // None only in what a merge of version 1 parts, written before it was kept, prints.
+      if (!o.memory_per_node.empty()) point["memory_per_node"] = o.memory_per_node;
+      points.push_back(std::move(point));
     }
     j["tasks_over_time"] = std::move(points);
   }
@@ -374,8 +377,9 @@ inline sim::group_result group_of(const part_reader& r, const json& doc, const s
   if (const auto& j = r.at(doc, at); j.contains("tasks_over_time")) {
     for (std::size_t i = 0; i < j["tasks_over_time"].size(); ++i) {
       const std::string o = fmt::format("{}/tasks_over_time/{}", at, i);
-      // Memory over time came with schema version 2: a version 1 point has none.
-      const bool has_memory = doc.value("schema_version", 2) != 1 || r.at(doc, o).contains("memory_per_node");
+      // Memory over time came with schema version 2: a version 1 point has none, nor what a
+      // merge of version 1 parts prints.
+      const bool has_memory = r.at(doc, o).contains("memory_per_node");
       g.tasks_over_time.push_back({figure(r, doc, o + "/seconds"), per_node<std::uint32_t>(r, doc, o + "/tasks_per_node", nodes),
                                    has_memory ? per_node<std::uint64_t>(r, doc, o + "/memory_per_node", nodes)
                                               : std::vector<std::uint64_t>{}});
