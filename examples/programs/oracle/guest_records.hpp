@@ -174,12 +174,15 @@ inline record parse_block(const std::vector<std::string>& lines, std::size_t& i,
       r.faults.push_back(f);
       continue;
     }
-    // Every other line is "key<blanks>:<blanks>value" (P(), PN() and __PS() of debug.c).
+    // Every other line is "key<blanks>:<blanks>value" (P(), PN() and __PS() of debug.c); a key
+    // may be two words ("effective uclamp.min", printed where CONFIG_UCLAMP_TASK is set).
     const auto colon = l.find(':');
     if (colon == std::string::npos) fail_at(file, i + 1, "expected 'key : value', found '" + l + "'");
     const auto key = words(std::string_view(l).substr(0, colon));
     const auto value = words(std::string_view(l).substr(colon + 1));
-    if (key.size() != 1 || value.size() != 1) fail_at(file, i + 1, "expected 'key : value', found '" + l + "'");
+    if (key.empty() || key.size() > 2 || value.size() != 1)
+      fail_at(file, i + 1, "expected 'key : value', found '" + l + "'");
+    if (key.size() != 1) continue;  // no NUMA key has two words
     const auto it = numa_keys.find(std::string(key[0]));
     if (it == numa_keys.end()) continue;
     if (!seen.insert(it->first).second) fail_at(file, i + 1, it->first + " appears twice");
