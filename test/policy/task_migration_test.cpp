@@ -425,6 +425,29 @@ TEST_CASE("nothing to do on the preferred node, or without one") {
   CHECK(d.last_evaluated == no_node);
 }
 
+TEST_CASE("a kernel thread on the destination CPU: a blocker before 6.17, no task from 6.17") {
+  // 2 nodes x 1 CPU. CPU 0 queues a (80 % of its faults on node 1), c and d: load 3072. CPU 1
+  // runs k, a kernel thread bound to node 1: load 1024. Moving a: 2048 against 2048, more even
+  // than before, so maymove; node 1 has no idle CPU.
+  test_machine m(generate::fully_connected(2), 1);
+  const task_index a = m.add_task(0, {20, 80}, no_group, 1);
+  m.add_task(0, {100, 0});
+  m.add_task(0, {100, 0});
+  const task_index k = m.add_task(1, {});
+  m.forbid(k, 0);
+  m.tasks[k].kernel = true;
+  // 6.1: k is the swap candidate; it may not run on node 0, so CPU 1 offers nothing.
+  CHECK(decide<task_migration_rule::v6_0, modern>(m, a).kind == migrate_kind::stick);
+  // 7.x: k counts as no task; a moves to CPU 1 with taskimp 800 - 200 = 600.
+  const auto d = decide<task_migration_rule::v6_17, stacks::linux_7_x>(m, a);
+  CHECK(d.kind == migrate_kind::move);
+  CHECK(d.cpu == 1);
+  CHECK(d.improvement == 600);
+  // A view that does not say (machine_reads::kernel_thread defaults to false): as 6.1.
+  m.tasks[k].kernel = false;
+  CHECK(decide<task_migration_rule::v6_17, stacks::linux_7_x>(m, a).kind == migrate_kind::stick);
+}
+
 TEST_CASE("versions map to rules and parameters") {
   static_assert(migrate_rule_for(4, 18) == task_migration_rule::v4_1);
   static_assert(migrate_rule_for(4, 19) == task_migration_rule::v4_19);
@@ -432,6 +455,9 @@ TEST_CASE("versions map to rules and parameters") {
   static_assert(migrate_rule_for(5, 7) == task_migration_rule::v5_7);
   static_assert(migrate_rule_for(5, 19) == task_migration_rule::v5_7);
   static_assert(migrate_rule_for(6, 0) == task_migration_rule::v6_0);
+  static_assert(migrate_rule_for(6, 12) == task_migration_rule::v6_0);
+  static_assert(migrate_rule_for(6, 17) == task_migration_rule::v6_17);
+  static_assert(migrate_rule_for(7, 3) == task_migration_rule::v6_17);
   static_assert(migrate_params_for(5, 9).imbalance_pct == 112);
   static_assert(migrate_params_for(5, 10).imbalance_pct == 108);
   static_assert(!migrate_params_for(5, 17).cpu_nodes_only);

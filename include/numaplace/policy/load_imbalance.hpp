@@ -16,6 +16,8 @@
 //   bool numa_migrate_on(cpu_index) const       rq->numa_migrate_on: another task's NUMA move
 //                                              to this CPU is under way (v4.19+); default false
 //   bool idle_cpu(cpu_index) const              idle_cpu(); default: tasks_on(c) is empty
+//   bool kernel_thread(task_index) const        the task is a kernel thread or has no mm
+//                                              (task_numa_compare() of 6.17+ skips it); default false
 // Allocation-free; nothing here writes to the view.
 
 #include <algorithm>
@@ -103,6 +105,17 @@ template <machine_view M>
 constexpr bool migration_pending(const M& m, cpu_index c) {
   if constexpr (requires { { m.numa_migrate_on(c) } -> std::convertible_to<bool>; }) {
     return m.numa_migrate_on(c);
+  } else {
+    return false;
+  }
+}
+
+/// Whether task t is a kernel thread or has no mm (PF_KTHREAD or !p->mm): a runtime's view
+/// names such a task when something it does not manage runs on a CPU; false by default.
+template <machine_view M>
+constexpr bool kernel_thread(const M& m, task_index t) {
+  if constexpr (requires { { m.kernel_thread(t) } -> std::convertible_to<bool>; }) {
+    return m.kernel_thread(t);
   } else {
     return false;
   }

@@ -31,6 +31,11 @@ enum class task_migration_rule : std::uint8_t {
   /// v6.0 (not v5.19: merged for 6.0, lore 20220520103519.1863-3): no swap between tasks of
   /// one group (or two ungrouped tasks) while the destination has spare capacity.
   v6_0,
+  /// "sched/numa: fix task swap by skipping kernel threads" (9709eb0f845b, taken into the mm
+  /// tree in May 2025; 6.16 or 6.17, not pinned down here; in 7.3, not in 6.12): a kernel
+  /// thread or a task without mm running on the destination CPU counts as no task, so the CPU
+  /// is a move target, never a swap partner.
+  v6_17,
 };
 
 /// SMALLIMP (v4.19+): about 1998 / 64, the smallest improvement worth a swap.
@@ -119,6 +124,9 @@ constexpr bool task_numa_compare(const M& m, const Placement& pl, migrate_env& e
     if (machine_reads::migration_pending(m, env.dst_cpu) || env.best_cpu == env.dst_cpu) return false;
   }
   task_index cur = machine_reads::current_task(m, env.dst_cpu);
+  if constexpr (R >= task_migration_rule::v6_17) {
+    if (cur != no_task && machine_reads::kernel_thread(m, cur)) cur = no_task;
+  }
   if (cur == env.p) return R >= task_migration_rule::v5_7;  // preempted and migrated meanwhile
 
   // imp for a swap with `cur`: the same group (or neither grouped) compares task weights,

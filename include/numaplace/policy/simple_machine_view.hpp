@@ -31,6 +31,7 @@ struct simple_machine_view {
     std::uint64_t total = 0;            ///< the weights' denominator: the sum of `faults`
     std::uint64_t load = nice_0_load;
     std::vector<bool> forbidden;        ///< per node; empty: every node allowed
+    bool kernel = false;                ///< a kernel thread, or a task without mm
   };
   struct group_entry {
     std::vector<std::uint64_t> memory;  ///< two per node, shared then private
@@ -124,6 +125,8 @@ struct simple_machine_view {
     return tasks[t].forbidden.empty() || !tasks[t].forbidden[n];
   }
   std::uint64_t task_load(task_index t) const noexcept { return tasks[t].load; }
+  /// load_imbalance.hpp's optional member: task_numa_compare() of 6.17+ skips such a task.
+  bool kernel_thread(task_index t) const noexcept { return tasks[t].kernel; }
 };
 
 static_assert(machine_view<simple_machine_view>);

@@ -63,7 +63,11 @@ constexpr migrate_params migrate_params_for(unsigned major, unsigned minor) noex
 /// The task_migration_rule of kernel `major.minor` (v4.1 for everything before v4.19).
 constexpr task_migration_rule migrate_rule_for(unsigned major, unsigned minor) noexcept {
   const unsigned v = major * 100 + minor;
-  return v >= 600 ? task_migration_rule::v6_0 : v >= 507 ? task_migration_rule::v5_7 : v >= 419 ? task_migration_rule::v4_19 : task_migration_rule::v4_1;
+  return v >= 617   ? task_migration_rule::v6_17
+         : v >= 600 ? task_migration_rule::v6_0
+         : v >= 507 ? task_migration_rule::v5_7
+         : v >= 419 ? task_migration_rule::v4_19
+                    : task_migration_rule::v4_1;
 }
 
 template <task_migration_rule Rule>
