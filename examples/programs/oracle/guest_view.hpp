@@ -122,6 +122,7 @@ class guest_view {
     faults_state faults;
     std::uint64_t load = numaplace::nice_0_load;
     bool pinned = false;  // not a workload thread: a kernel thread or the sampler, taken as pinned
+    bool kernel = false;  // a kernel thread or a task without mm, when the probe read its flags
     bool captured_now = false;  // faults probed at this call (else the task's last known ones)
   };
 
@@ -172,6 +173,7 @@ class guest_view {
   }
   bool allowed(task_index t, node_index n) const noexcept { return !tasks_[t].pinned || task_node(t) == n; }
   std::uint64_t task_load(task_index t) const noexcept { return tasks_[t].load; }
+  bool kernel_thread(task_index t) const noexcept { return tasks_[t].kernel; }
   // The kernel's own per-CPU readings (load_imbalance.hpp's optional members).
   task_index current_task(cpu_index c) const noexcept { return curr_[c]; }
   std::uint64_t cpu_load(cpu_index c) const noexcept { return load_[c]; }

@@ -20,7 +20,7 @@
 //
 //   numaplace-oracle-decisions (--machine NAME | --file PATH) [options] DIR...
 //     --stack NAME          the library stack to predict with (linux-modern); also
-//                           linux-4.2, linux-5.9, and two deliberately wrong ones:
+//                           linux-7.x, linux-4.2, linux-5.9, and two deliberately wrong ones:
 //                           no-settling (v3.15's settling) and no-groups (group faults ignored)
 //     --min-placement PCT   exit 1 when fewer placement sets are predicted exactly
 //     --min-migrate PCT     exit 1 when fewer task_numa_migrate destinations, or fewer of the
@@ -110,6 +110,7 @@ struct workload_result {
   exact weights, node_stats, kind_and_partner;
   std::size_t migrate_sets_by_caller_mismatch = 0, other_curr = 0, stale_candidates = 0, incomplete = 0;
   std::size_t unreadable_curr = 0;  // swap candidates' probe records with a field the kernel could not read
+  std::size_t kernel_curr = 0, user_curr = 0;  // of other_curr: kernel threads and user tasks, where probed
   std::size_t moved_between_tries = 0;  // calls during which a task the kernel read ran on two CPUs
   std::uint64_t lost = 0;
   std::vector<std::string> placement_misses, migrate_misses;
@@ -464,6 +465,18 @@ class decision_oracle {
       t.pinned = true;
       t.faults.task.assign(2 * g_.t->node_count(), 0);
       ++res.other_curr;
+      // PF_KTHREAD, or no mm: what 6.17+'s task_numa_compare skips (recordings since np/currN
+      // carried kflags and kmm; older ones leave every such task a user thread).
+      constexpr std::int64_t pf_kthread = 0x00200000;
+      const auto probe = tc.curr.find(c);
+      if (probe != tc.curr.end() && log.get(log.events[probe->second], "pid") == curr) {
+        const trace_event& e = log.events[probe->second];
+        const auto flags = e.find("kflags"), mm = e.find("kmm");
+        if (flags && mm) {
+          t.kernel = (*flags & pf_kthread) != 0 || *mm == 0;
+          ++(t.kernel ? res.kernel_curr : res.user_curr);
+        }
+      }
     }
     const task_index id = v.add(std::move(t));
     by_pid[curr] = id;
@@ -708,7 +721,12 @@ int run_with(const options& o, const guest_layout& g) {
       std::printf("  exact: kind and partner %.1f %% of %zu; taskimp/groupimp %.1f %% of %zu; node type and idle CPU %.1f %% of %zu\n",
                   r.kind_and_partner.pct(), r.kind_and_partner.n, r.weights.pct(), r.weights.n, r.node_stats.pct(),
                   r.node_stats.n);
-      if (r.other_curr) std::printf("  %zu swap candidates were not workload threads (taken as pinned)\n", r.other_curr);
+      if (r.other_curr) {
+        std::printf("  %zu swap candidates were not workload threads (taken as pinned", r.other_curr);
+        if (r.kernel_curr + r.user_curr)
+          std::printf("; %zu of them kernel threads or without mm, %zu user tasks", r.kernel_curr, r.user_curr);
+        std::printf(")\n");
+      }
       if (r.stale_candidates)
         std::printf("  %zu swap candidates without a probe of their own (their last known faults)\n", r.stale_candidates);
       if (r.moved_between_tries)
@@ -768,10 +786,11 @@ int run(const options& o) {
   g.node_of_cpu = cpu_nodes(o.dirs.front(), g);
   g.cpus = g.node_of_cpu.size();
   if (o.stack == "linux-modern" || o.stack == "no-groups") return run_with<stacks::linux_modern>(o, g);
+  if (o.stack == "linux-7.x") return run_with<stacks::linux_7_x>(o, g);
   if (o.stack == "linux-4.2") return run_with<stacks::linux_4_2>(o, g);
   if (o.stack == "linux-5.9") return run_with<stacks::linux_5_9>(o, g);
   if (o.stack == "no-settling") return run_with<no_settling>(o, g);
-  throw std::invalid_argument("--stack: no stack '" + o.stack + "' (linux-modern, linux-4.2, linux-5.9, no-settling, no-groups)");
+  throw std::invalid_argument("--stack: no stack '" + o.stack + "' (linux-modern, linux-7.x, linux-4.2, linux-5.9, no-settling, no-groups)");
 }
 
 }  // namespace
