@@ -174,11 +174,7 @@ using linux_modern =
 /// takes a kernel thread or a task without mm on the destination CPU for no task (a move
 /// target, never a swap partner; task_migration_rule::v6_17). The other changes since 6.1 are
 /// the scanner's (per-VMA access history and PID filtering, 6.4-6.11), not modelled here.
-using linux_7_x =
-    stack<kernel_era::modern, fault_scoring<preferred_rule::v5_18>, neighbour_weighting<nearby_rule::v5_18>,
-          group_preferred_pull<group_rule::v5_18>, imbalance_adjustment<imbalance_rule::v5_19>,
-          preferred_settling<settle_rule::v4_19>, scan_pacing<scan_pacing_rule::v4_14>,
-          page_migration<page_migration_rule::v4_19>, kernel_numa_migration<7, 3>, fork_placement<fork_placement_rule::v6_0>>;
+using linux_7_x = replace<linux_modern, kernel_numa_migration<6, 1>, kernel_numa_migration<7, 3>>;
 
 /// linux-modern whose shared groups interleave their memory over the nodes they use (seed 003).
 using shared_interleave = extend<linux_modern, numaplace::shared_interleave>;

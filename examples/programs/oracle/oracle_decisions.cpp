@@ -15,8 +15,9 @@
 //
 // Controls, scored by the same code: "preferred node = the node the task is on" (for
 // migrate: stick), and a uniformly random node with CPUs. A disagreement is "racing" when a
-// task changed CPU between the event before the decision and its outcome, or a destination
-// CPU was in transition (it queued nothing yet was not idle when the kernel looked).
+// task changed CPU between the event before the decision and its outcome, a destination CPU
+// was in transition (it queued nothing yet was not idle when the kernel looked), or the kernel
+// swapped with a task the probe did not see running on that CPU (it switched tasks meanwhile).
 //
 //   numaplace-oracle-decisions (--machine NAME | --file PATH) [options] DIR...
 //     --stack NAME          the library stack to predict with (linux-modern); also
@@ -593,6 +594,12 @@ class decision_oracle {
         racing = involved(static_cast<long>(log.get(e, "src_cpu"))) || involved(static_cast<long>(log.get(e, "dst_cpu"))) ||
                  (e.name == "sched_swap_numa" && log.get(e, "dst_pid") == pid);
       }
+    }
+    // Or the kernel swapped with a task other than the one the probe saw running on that CPU:
+    // the CPU switched tasks between task_numa_find_cpu()'s entry and task_numa_compare().
+    if (out.name == "sched_swap_numa" && kernel_cpu >= 0 && static_cast<std::size_t>(kernel_cpu) < g_.cpus) {
+      const task_index seen = v.current_task(static_cast<cpu_index>(kernel_cpu));
+      if (seen == no_task || v.at(seen).pid != kernel_partner) racing = true;
     }
     // Or a destination CPU in transition: queueing nothing, yet not idle when update_numa_stats()
     // looked (a wakeup pending); by task_numa_compare() it may run nothing or another task.
