@@ -439,10 +439,13 @@ class decision_oracle {
     guest_view::task t;
     t.pid = curr;
     t.cpu = c;
+    // The np/currN record of this try, when it read this very task.
+    const trace_event* probed = nullptr;
+    if (const auto it = tc.curr.find(c); it != tc.curr.end() && log.get(log.events[it->second], "pid") == curr)
+      probed = &log.events[it->second];
     if (workload.count(curr)) {
-      const auto probe = tc.curr.find(c);
-      if (probe != tc.curr.end() && log.get(log.events[probe->second], "pid") == curr) {
-        const trace_event& e = log.events[probe->second];
+      if (probed) {
+        const trace_event& e = *probed;
         t.faults = captured_faults(log, e, g_, o_.no_groups);
         t.captured_now = true;
         t.preferred = index_of(log.get(e, "pref"));
@@ -469,14 +472,11 @@ class decision_oracle {
       // PF_KTHREAD, or no mm: what 6.17+'s task_numa_compare skips (recordings since np/currN
       // carried kflags and kmm; older ones leave every such task a user thread).
       constexpr std::int64_t pf_kthread = 0x00200000;
-      const auto probe = tc.curr.find(c);
-      if (probe != tc.curr.end() && log.get(log.events[probe->second], "pid") == curr) {
-        const trace_event& e = log.events[probe->second];
-        const auto flags = e.find("kflags"), mm = e.find("kmm");
-        if (flags && mm) {
-          t.kernel = (*flags & pf_kthread) != 0 || *mm == 0;
-          ++(t.kernel ? res.kernel_curr : res.user_curr);
-        }
+      const auto flags = probed ? probed->find("kflags") : std::nullopt;
+      const auto mm = probed ? probed->find("kmm") : std::nullopt;
+      if (flags && mm) {
+        t.kernel = (*flags & pf_kthread) != 0 || *mm == 0;
+        ++(t.kernel ? res.kernel_curr : res.user_curr);
       }
     }
     const task_index id = v.add(std::move(t));
