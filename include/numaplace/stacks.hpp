@@ -170,11 +170,15 @@ using linux_modern =
           preferred_settling<settle_rule::v4_19>, scan_pacing<scan_pacing_rule::v4_14>,
           page_migration<page_migration_rule::v4_19>, kernel_numa_migration<6, 1>, fork_placement<fork_placement_rule::v6_0>>;
 
-/// Linux 7.x (checked against Debian's 7.3.4): 6.1's decisions, save that task_numa_compare()
-/// takes a kernel thread or a task without mm on the destination CPU for no task (a move
-/// target, never a swap partner; task_migration_rule::v6_17). The other changes since 6.1 are
-/// the scanner's (per-VMA access history and PID filtering, 6.4-6.11), not modelled here.
-using linux_7_x = replace<linux_modern, kernel_numa_migration<6, 1>, kernel_numa_migration<7, 3>>;
+/// Linux 6.12 (checked against Debian's 6.12.118): 6.1's decisions over the scan of 6.4-6.11,
+/// which skips VMAs by their own history and by the thread that scans (scan_pacing_rule::v6_11,
+/// policy/vma_scan.hpp).
+using linux_6_12 = replace<linux_modern, scan_pacing<scan_pacing_rule::v4_14>, scan_pacing<scan_pacing_rule::v6_11>>;
+
+/// Linux 7.x (checked against Debian's 7.3.4): 6.12, save that task_numa_compare() takes a
+/// kernel thread or a task without mm on the destination CPU for no task (a move target, never
+/// a swap partner; task_migration_rule::v6_17).
+using linux_7_x = replace<linux_6_12, kernel_numa_migration<6, 1>, kernel_numa_migration<7, 3>>;
 
 /// linux-modern whose shared groups interleave their memory over the nodes they use (seed 003).
 using shared_interleave = extend<linux_modern, numaplace::shared_interleave>;
@@ -221,6 +225,7 @@ inline auto named_stacks() {
                         hana::make_pair(BOOST_HANA_STRING("linux-5.17"), hana::type_c<stacks::linux_5_17>),
                         hana::make_pair(BOOST_HANA_STRING("linux-5.18"), hana::type_c<stacks::linux_5_18>),
                         hana::make_pair(BOOST_HANA_STRING("linux-modern"), hana::type_c<stacks::linux_modern>),
+                        hana::make_pair(BOOST_HANA_STRING("linux-6.12"), hana::type_c<stacks::linux_6_12>),
                         hana::make_pair(BOOST_HANA_STRING("linux-7.x"), hana::type_c<stacks::linux_7_x>),
                         hana::make_pair(BOOST_HANA_STRING("shared-interleave"), hana::type_c<stacks::shared_interleave>),
                         hana::make_pair(BOOST_HANA_STRING("linux-modern-safe"), hana::type_c<stacks::linux_modern_safe>),

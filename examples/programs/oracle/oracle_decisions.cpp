@@ -21,7 +21,7 @@
 //
 //   numaplace-oracle-decisions (--machine NAME | --file PATH) [options] DIR...
 //     --stack NAME          the library stack to predict with (linux-modern); also
-//                           linux-7.x, linux-4.2, linux-5.9, and two deliberately wrong ones:
+//                           linux-6.12, linux-7.x, linux-4.2, linux-5.9, and two deliberately wrong ones:
 //                           no-settling (v3.15's settling) and no-groups (group faults ignored)
 //     --min-placement PCT   exit 1 when fewer placement sets are predicted exactly
 //     --min-migrate PCT     exit 1 when fewer task_numa_migrate destinations, or fewer of the
@@ -793,11 +793,12 @@ int run(const options& o) {
   g.node_of_cpu = cpu_nodes(o.dirs.front(), g);
   g.cpus = g.node_of_cpu.size();
   if (o.stack == "linux-modern" || o.stack == "no-groups") return run_with<stacks::linux_modern>(o, g);
+  if (o.stack == "linux-6.12") return run_with<stacks::linux_6_12>(o, g);
   if (o.stack == "linux-7.x") return run_with<stacks::linux_7_x>(o, g);
   if (o.stack == "linux-4.2") return run_with<stacks::linux_4_2>(o, g);
   if (o.stack == "linux-5.9") return run_with<stacks::linux_5_9>(o, g);
   if (o.stack == "no-settling") return run_with<no_settling>(o, g);
-  throw std::invalid_argument("--stack: no stack '" + o.stack + "' (linux-modern, linux-7.x, linux-4.2, linux-5.9, no-settling, no-groups)");
+  throw std::invalid_argument("--stack: no stack '" + o.stack + "' (linux-modern, linux-6.12, linux-7.x, linux-4.2, linux-5.9, no-settling, no-groups)");
 }
 
 }  // namespace

@@ -17,9 +17,13 @@
 // nothing was scanned before a thread of the mm ran off its first node, and a thread whose
 // node was taking its full migration rate marked nothing.
 //
+// From 6.4 the scan also chooses which VMAs to mark by each one's history and by the thread
+// that scans (policy/vma_scan.hpp); scan_pacing_rule::v6_11 says a stack's scanner does so.
+//
 // Not modelled: the 3 % runtime cap on scanning (v4.5); the scan-period resets on
-// node changes (task_numa_migrate up to v4.18, update_scan_period from v4.19); v6.x's per-VMA
-// scanning decisions.
+// node changes (task_numa_migrate up to v4.18, update_scan_period from v4.19); 6.1's keeping
+// a window's locality counts when the period backs off (6.12 clears them: the library
+// always has).
 
 #include <algorithm>
 #include <cstddef>
@@ -44,6 +48,8 @@ enum class scan_pacing_rule : std::uint8_t {
   v4_2,   ///< slow down when private, else when local, faults dominate; speed up by 7 minus the
           ///< larger ratio (37ec97deb3a8) (v4.2..v4.13)
   v4_14,  ///< task_scan_start/task_scan_max scale with the group's tasks and shared share (b5dd77c8bdad)
+  v6_11,  ///< v4.14's pace over a scan that skips VMAs by their history and the scanning thread
+          ///< (policy/vma_scan.hpp: fc137c0ddab2 in 6.4 to f22cde4371f3 in 6.11; 6.12, 7.x)
 };
 
 /// The defaults of v3.8..v3.12 (before 598f0ec0 made min/max the time of a whole scan).
@@ -105,6 +111,8 @@ struct scan_pacing {
   /// af1839d722c9 (v3.8, gone with 9e645ab6d089 in v3.13): a thread whose node is migration
   /// rate-limited (migrate_ratelimited()) marks nothing.
   static constexpr bool skips_saturated_node = Rule == scan_pacing_rule::v3_8;
+  /// Whether the scan walks VMAs by their own history (vma_scan_verdict()), as from 6.4.
+  static constexpr bool filters_vmas = Rule >= scan_pacing_rule::v6_11;
   /// Whether each hinting fault moves the period (after_fault), as v3.8's did.
   static constexpr bool paces_per_fault = Rule == scan_pacing_rule::v3_8;
   /// NUMA_PERIOD_THRESHOLD: 3 in v3.13 (04bb2f94), 7 since a22b4b01.

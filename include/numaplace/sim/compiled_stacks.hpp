@@ -32,6 +32,7 @@
   X(linux_5_17)                               \
   X(linux_5_18)                               \
   X(linux_modern)                             \
+  X(linux_6_12)                               \
   X(linux_7_x)                                \
   X(shared_interleave)                        \
   X(linux_modern_safe)                        \

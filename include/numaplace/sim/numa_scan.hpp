@@ -12,6 +12,13 @@
 // then task_numa_fault) may migrate the chunk, may join the thread to a group, is recorded,
 // and once the thread's migrate-retry time has passed its placement runs (ending a window once
 // per pass of its mm) and, away from its preferred node, it tries to move there.
+//
+// From 6.4 (scan_pacing_rule::v6_11) the scan walks the process's VMAs and skips some by their
+// own history and by the thread that scans (policy/vma_scan.hpp). The address space is then
+// laid out as a process's usually is: its threads' stacks first (mmap hands out addresses top
+// down, and threads start after the data they work on is allocated), newest lowest, each a
+// VMA that only its thread touches and too small to simulate its pages; then the workload's
+// mappings (region::mapping), in region order.
 
 #include <algorithm>
 #include <cstdint>
@@ -23,6 +30,7 @@
 #include "../policy/machine_view.hpp"
 #include "../policy/page_migration.hpp"
 #include "../policy/scan_pacing.hpp"
+#include "../policy/vma_scan.hpp"
 #include "../stats/fault_stats.hpp"
 #include "../stats/numa_group.hpp"
 #include "access_index.hpp"
@@ -55,6 +63,7 @@ class numa_scanner {
     return scan_tunables{};
   }();
   static constexpr bool paces_per_fault = requires { requires pace_policy::paces_per_fault; };
+  static constexpr bool filters_vmas = requires { requires pace_policy::filters_vmas; };
   static constexpr bool waits_for_new_node = requires { requires pace_policy::waits_for_new_node; };
   static constexpr bool skips_saturated_node = requires { requires pace_policy::skips_saturated_node; };
   static constexpr unsigned period_reset_ms = [] {
@@ -110,9 +119,16 @@ class numa_scanner {
       if constexpr (skips_saturated_node) {
         if (ratelimit_.saturated(t.node, static_cast<std::uint64_t>(s_.now_ms * 1e6))) continue;
       }
-      scan_step(p);
+      if constexpr (filters_vmas) {
+        scan_vmas(p, winner);
+      } else {
+        scan_step(p);
+      }
     }
   }
+
+  /// Completed passes of process p's address space (mm->numa_scan_seq).
+  std::uint32_t passes(std::uint32_t p) const { return s_.m.processes[p].scan_seq; }
 
  private:
   // task_numa_work(): arm the next scan_size of process p's memory, then deliver its faults.
@@ -141,12 +157,139 @@ class numa_scanner {
     }
   }
 
+  // task_numa_work() from 6.4: walk process p's VMAs from the mm's offset, skip those the
+  // history rules out, arm up to scan_size of the rest, then deliver their faults. A walk that
+  // reached the end having skipped VMAs the scanning thread had not touched walks again from the
+  // same offset, forced, and scans one VMA whatever its threads.
+  void scan_vmas(std::uint32_t p, task_index scanner) {
+    process_state& ps = s_.m.processes[p];
+    address_space& as = space_of(p);
+    auto regions = s_.mem.of_process(p);
+    const std::uint64_t pages = std::uint64_t{tunables_.size_mb} << (20 - page_shift);
+    std::uint64_t budget = std::max<std::uint64_t>(pages / s_.c.pages_per_chunk, 1);
+    vma_scan_context c;
+    c.now_ms = s_.now_ms;
+    c.delay_ms = tunables_.delay_ms;
+    c.pid = scanner;
+    c.nr_threads = threads_of(as);
+    armed_.clear();
+    bool skipped = false;
+    for (;;) {
+      if (as.at >= as.vmas.size()) new_pass(as, ps);  // nothing left after the offset
+      bool stopped = false;
+      for (std::size_t i = as.at; i < as.vmas.size() && !stopped; ++i) {
+        vma& v = as.vmas[i];
+        if (v.stack_of != no_task && !s_.m.tasks[v.stack_of].alive) continue;  // not mapped
+        c.scan_seq = ps.scan_seq;
+        c.offset_inside = i == as.at && as.chunk > 0;
+        if (!v.history.seen) first_seen(v.history, c);
+        const vma_skip why = vma_scan_verdict(v.history, c);
+        if (why == vma_skip::seq_completed) {
+          as.at = i + 1;
+          as.chunk = 0;
+        }
+        skipped = skipped || why == vma_skip::pid_inactive;
+        if (why != vma_skip::none) continue;
+        // change_prot_numa() from the offset, or the VMA's start, while the budget lasts.
+        if (v.stack_of != no_task) record_access(v.history, v.stack_of);  // its thread faults on it when it runs
+        std::uint32_t k = c.offset_inside ? as.chunk : 0;
+        for (; k < v.chunks && budget > 0; ++k, --budget) arm(regions, v, k);
+        if (budget == 0) {  // the walk stops here; the next starts after what it armed
+          as.at = k == v.chunks ? i + 1 : i;
+          as.chunk = k == v.chunks ? 0 : k;
+          stopped = true;
+        } else {
+          scan_completed(v.history, ps.scan_seq);
+          if (c.forced) {
+            as.at = i + 1;
+            as.chunk = 0;
+            stopped = true;
+          }
+        }
+      }
+      if (stopped) break;
+      if (!c.forced && skipped) {
+        c.forced = true;
+        continue;
+      }
+      new_pass(as, ps);  // reset_ptenuma_scan()
+      break;
+    }
+    const std::uint32_t base = s_.mem.region_base[p];
+    for (const auto& [r, k] : armed_) {
+      const task_index who = touchers_.first_toucher(base + r, s_.m, s_.rng);
+      if (who == no_task) continue;
+      fault(who, regions[r], regions[r].chunks[k]);
+    }
+  }
+
+  // One VMA: `chunks` chunks of the process's regions [first, end), or none: a thread's stack.
+  struct vma {
+    std::uint32_t first = 0, end = 0, chunks = 0;
+    task_index stack_of = no_task;
+    vma_scan_state history{};
+  };
+  struct address_space {
+    std::vector<vma> vmas;  // in address order
+    std::size_t at = 0;     // mm->numa_scan_offset: in this VMA...
+    std::uint32_t chunk = 0;  // ...at this chunk of it
+  };
+
+  // The layout above, built the first time process p is scanned.
+  address_space& space_of(std::uint32_t p) {
+    if (spaces_.empty()) {
+      spaces_.resize(s_.m.processes.size());
+      vma_of_region_.assign(s_.mem.regions.size(), 0);
+    }
+    address_space& as = spaces_[p];
+    if (!as.vmas.empty()) return as;
+    for (task_index id = task_index(s_.m.tasks.size()); id-- > 0;) {
+      if (s_.m.tasks[id].process == p) as.vmas.push_back({0, 0, 0, id, {}});
+    }
+    const auto& spec = s_.w.processes[p].regions;
+    const std::uint32_t base = s_.mem.region_base[p];
+    for (std::uint32_t r = 0; r < spec.size(); ++r) {
+      const bool joins = r > 0 && spec[r].mapping != region::own_mapping && spec[r].mapping == spec[r - 1].mapping;
+      if (!joins) as.vmas.push_back({r, r, 0, no_task, {}});
+      vma& v = as.vmas.back();
+      v.end = r + 1;
+      v.chunks += static_cast<std::uint32_t>(s_.mem.regions[base + r].chunks.size());
+      vma_of_region_[base + r] = static_cast<std::uint32_t>(as.vmas.size() - 1);
+    }
+    return as;
+  }
+
+  // Marks chunk k of VMA v (counted over its regions).
+  void arm(std::span<region_state> regions, const vma& v, std::uint32_t k) {
+    std::uint32_t r = v.first;
+    while (k >= regions[r].chunks.size()) k -= static_cast<std::uint32_t>(regions[r++].chunks.size());
+    regions[r].chunks[k].armed = true;
+    armed_.emplace_back(r, k);
+  }
+
+  // get_nr_threads(): the process's threads now (a stack per live thread).
+  std::uint32_t threads_of(const address_space& as) const {
+    std::uint32_t n = 0;
+    for (const vma& v : as.vmas) n += v.stack_of != no_task && s_.m.tasks[v.stack_of].alive;
+    return std::max<std::uint32_t>(n, 1);
+  }
+
+  static void new_pass(address_space& as, process_state& ps) {
+    as.at = 0;
+    as.chunk = 0;
+    ++ps.scan_seq;
+  }
+
   // do_numa_page() and task_numa_fault() for task `id` touching armed chunk `ch`.
   void fault(task_index id, region_state& rs, chunk_state& ch) {
     machine& m = s_.m;
     task_state& t = m.tasks[id];
     ch.armed = false;
     ++s_.faults;
+    if constexpr (filters_vmas) {  // vma_set_access_pid_bit(), on every hinting fault
+      const auto r = static_cast<std::size_t>(&rs - s_.mem.regions.data());
+      record_access(spaces_[t.process].vmas[vma_of_region_[r]].history, id);
+    }
     const last_cpupid last = ch.last;
     // mpol_misplaced(): the stack's filter sees the page's last cpupid and records this fault.
     node_index target = pl_.page_migration().misplaced_target(ch.last, migrate_fault_of(t, id, ch));
@@ -305,6 +448,8 @@ class numa_scanner {
   std::vector<std::unique_ptr<bool[]>> masks_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> armed_;
   std::vector<task_index> live_;
+  std::vector<address_space> spaces_;         // per process, for the scan of 6.4 onwards
+  std::vector<std::uint32_t> vma_of_region_;  // a region's VMA in its process's space
 };
 
 }  // namespace numaplace::sim

@@ -43,6 +43,11 @@ struct region {
   /// `touch` is collector_threads).
   bool first_touch_by_all = false;
   shared_touch touch = shared_touch::any_thread;
+  /// The mapping (VMA) it is part of: a process's consecutive regions with the same number
+  /// are one mmap (a benchmark's buffer split among its threads, a Java heap); own_mapping, a
+  /// mapping of its own. Only the scan of 6.4 onwards reads it (it skips VMAs, not regions).
+  std::uint32_t mapping = own_mapping;
+  static constexpr std::uint32_t own_mapping = ~std::uint32_t{0};
 };
 
 /// One thread's accesses: which regions, with what share of its memory accesses.
@@ -229,11 +234,12 @@ inline workload specjbb(std::size_t jvms, std::size_t warehouses, double seconds
     p.streaming = 0.2;
     p.start_ms = jvm_start_gap_ms * double(j);
     const auto n = static_cast<std::uint32_t>(warehouses);
-    // Regions: 0 shared part, 1 young generation, 2 + t warehouse t's data.
-    p.regions.push_back({shared_chunks, true, shared_touch::first_thread});
-    p.regions.push_back({young_chunks_per_warehouse * n, true, shared_touch::allocating_threads});
+    // Regions: 0 shared part, 1 young generation, 2 + t warehouse t's data; all one heap,
+    // which HotSpot reserves as one mapping at start.
+    p.regions.push_back({shared_chunks, true, shared_touch::first_thread, 0});
+    p.regions.push_back({young_chunks_per_warehouse * n, true, shared_touch::allocating_threads, 0});
     for (std::uint32_t t = 0; t < n; ++t) {
-      p.regions.push_back({chunks_per_warehouse, false, shared_touch::collector_threads});
+      p.regions.push_back({chunks_per_warehouse, false, shared_touch::collector_threads, 0});
       p.threads.push_back({{{t + 2, 0.60}, {0, 0.15}, {1, 0.25}}});
     }
     p.gc.young_region = 1;
@@ -297,7 +303,7 @@ inline workload numa01_thread_alloc(std::size_t threads_per_process, std::uint32
   for (int i = 0; i < 2; ++i) {
     process_spec p = detail::autonuma_process("numa01ta-" + std::to_string(i + 1));
     for (std::size_t t = 0; t < threads_per_process; ++t) {
-      p.regions.push_back({part, false, shared_touch::every_thread_once});
+      p.regions.push_back({part, false, shared_touch::every_thread_once, 0});  // one buffer
       p.threads.push_back({{{static_cast<std::uint32_t>(t), 1.0}}});
     }
     if (work_per_thread_ms <= 0) p.work_bytes_per_thread = sweep_bytes(1, chunks_per_process) + sweep_bytes(1000, part);
@@ -321,7 +327,7 @@ inline workload numa02(std::size_t threads, std::uint32_t chunks_per_thread = 0,
   p.bind_each_thread = true;
   if (chunks_per_thread == 0) chunks_per_thread = static_cast<std::uint32_t>(std::max<std::size_t>(1, 512 / threads));
   for (std::size_t t = 0; t < threads; ++t) {
-    p.regions.push_back({chunks_per_thread, false});
+    p.regions.push_back({chunks_per_thread, false, shared_touch::any_thread, 0});  // one buffer
     p.threads.push_back({{{static_cast<std::uint32_t>(t), 1.0}}});
   }
   if (work_per_thread_ms <= 0) p.work_bytes_per_thread = sweep_bytes(800, chunks_per_thread);
@@ -345,7 +351,7 @@ inline workload stream(std::size_t threads, std::uint64_t elements = 10'000'000,
   const double slice_bytes = 3.0 * 8.0 * double(elements) / double(threads);
   const auto chunks = static_cast<std::uint32_t>(std::max(1.0, std::ceil(slice_bytes / (2.0 * 1024 * 1024))));
   for (std::size_t t = 0; t < threads; ++t) {
-    p.regions.push_back({chunks, false});
+    p.regions.push_back({chunks, false, shared_touch::any_thread, 0});  // a, b and c: static arrays, one .bss
     p.threads.push_back({{{static_cast<std::uint32_t>(t), 1.0}}});
   }
   p.work_bytes_per_thread = (3.0 + 10.0 * double(ntimes)) * 8.0 * double(elements) / double(threads);
