@@ -15,6 +15,8 @@
 //     --max-unexplained PCT exit 1 when more than PCT of them are (d), unexplained
 //     --sim-seeds N         simulator runs per workload (3; 0: no simulation)
 //     --sim-first-seed K    the first simulator seed (1): runs use seeds K..K+N-1
+//     --sim-stack NAME      the stack the simulator runs (linux-modern; the kernel's era, as
+//                           oracle --era-of names it, to compare its scan passes)
 //     --show-other          print every unexplained disagreement as `numaplace explain` input
 //
 // Exit status: 0; 1 when a --min / --max check fails or no snapshot had faults; 2 for bad
@@ -156,6 +158,8 @@ std::string node_set(const std::vector<long>& nodes) {
 
 struct convergence_row {
   std::string workload, process, guest_memory, guest_threads, sim_memory, sim_threads;
+  long guest_passes = -1;  // mm->numa_scan_seq in the process's last snapshot
+  std::string sim_passes;
 };
 
 struct options {
@@ -163,6 +167,7 @@ struct options {
   double min_agreement = -1, min_ungrouped_agreement = -1, max_unexplained = -1;
   unsigned sim_seeds = 3;
   unsigned sim_first_seed = 1;
+  std::string sim_stack = "linux-modern";
   bool show_other = false;
   std::vector<std::string> dirs;
 };
@@ -381,7 +386,7 @@ int run(const options& o) {
         for (unsigned s = 1; s <= o.sim_seeds; ++s) {
           numaplace::sim::run_options ro;
           ro.seed = o.sim_first_seed + s - 1;
-          sims.push_back(numaplace::sim::run_stack(sim_topology, w, "linux-modern", ro));
+          sims.push_back(numaplace::sim::run_stack(sim_topology, w, o.sim_stack, ro));
         }
       }
       for (unsigned p = 0; p < processes; ++p) {
@@ -398,6 +403,9 @@ int run(const options& o) {
                             node_set({thread_nodes[p].begin(), thread_nodes[p].end()}),
                             "",
                             ""};
+        for (const record& r : records) {
+          if (r.process == p) row.guest_passes = std::max(row.guest_passes, r.scan_seq);
+        }
         for (const auto& res : sims) {
           const auto& g = res.groups.at(p);
           std::vector<long> mem(g.memory_nodes.begin(), g.memory_nodes.end());
@@ -410,6 +418,7 @@ int run(const options& o) {
           }
           row.sim_memory += (row.sim_memory.empty() ? "" : " ") + node_set(mem);
           row.sim_threads += (row.sim_threads.empty() ? "" : " ") + node_set(on);
+          row.sim_passes += (row.sim_passes.empty() ? "" : " ") + std::to_string(g.scan_passes);
         }
         rows.push_back(std::move(row));
       }
@@ -427,13 +436,15 @@ int run(const options& o) {
 
   std::printf(
       "\nconvergence at the end (guest node ids; memory: nodes with >= 10 %% of the process's pages;\n"
-      "threads: nodes its threads last ran on; simulator: linux-modern, seeds %u..%u, one CPU per node):\n",
-      o.sim_first_seed, o.sim_first_seed + o.sim_seeds - 1);
-  std::printf("  %-8s %-10s | %-18s %-18s | %-s\n", "workload", "process", "guest memory", "guest threads",
-              "sim memory / threads");
+      "threads: nodes its threads last ran on; scan passes: mm->numa_scan_seq at the end;\n"
+      "simulator: %s, seeds %u..%u, one CPU per node):\n",
+      o.sim_stack.c_str(), o.sim_first_seed, o.sim_first_seed + o.sim_seeds - 1);
+  std::printf("  %-8s %-10s | %-18s %-18s %-6s | %-s\n", "workload", "process", "guest memory", "guest threads",
+              "passes", "sim memory / threads / passes");
   for (const auto& r : rows) {
-    std::printf("  %-8s %-10s | %-18s %-18s | %s / %s\n", r.workload.c_str(), r.process.c_str(), r.guest_memory.c_str(),
-                r.guest_threads.c_str(), r.sim_memory.c_str(), r.sim_threads.c_str());
+    std::printf("  %-8s %-10s | %-18s %-18s %-6ld | %s / %s / %s\n", r.workload.c_str(), r.process.c_str(),
+                r.guest_memory.c_str(), r.guest_threads.c_str(), r.guest_passes, r.sim_memory.c_str(),
+                r.sim_threads.c_str(), r.sim_passes.c_str());
   }
   const auto check = [&](bool failed, const std::string& what) {
     if (!failed) return;
@@ -486,6 +497,8 @@ int main(int argc, char** argv) {
         o.sim_seeds = static_cast<unsigned>(std::stoul(value()));
       else if (a == "--sim-first-seed")
         o.sim_first_seed = static_cast<unsigned>(std::stoul(value()));
+      else if (a == "--sim-stack")
+        o.sim_stack = value();
       else if (a == "--show-other")
         o.show_other = true;
       else if (!a.empty() && a[0] == '-')

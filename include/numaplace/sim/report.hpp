@@ -41,6 +41,7 @@ class reporter {
       g.local_fraction = ps.ops > 0 ? ps.local_ops / ps.ops : 0;
       g.task_migrations = ps.task_moves;
       g.page_migrations = ps.page_moves;
+      g.scan_passes = ps.scan_seq;
       g.balancer_seconds = ps.balancer_ms / 1000.0;
       const std::vector<std::uint64_t> memory = memory_of(s, p);
       std::uint64_t total = 0;

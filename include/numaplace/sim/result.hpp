@@ -31,6 +31,7 @@ struct group_result {
   /// scanner's PTE walk is not counted).
   double balancer_seconds = 0;
   double converged_seconds = 0;  ///< when its node set last changed
+  std::uint32_t scan_passes = 0; ///< the NUMA scan's passes over its address space (mm->numa_scan_seq)
   std::vector<node_id> memory_nodes;  ///< nodes holding at least a tenth of its memory
   std::vector<std::uint64_t> memory_per_node;
   std::vector<occupancy> tasks_over_time;
