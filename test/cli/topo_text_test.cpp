@@ -100,3 +100,26 @@ TEST_CASE("a bare matrix gets a note: CPU-less nodes cannot be recognised withou
   CHECK_FALSE(contains(numaplace_cli_test::output_of({"topo", "--machine", "seed000-8node"}), "note:"));
   std::filesystem::remove(with_cpus);
 }
+
+TEST_CASE("a /sys tree with memory tiers shows the kernel's tiers; a bare node tree shows none") {
+  const auto r = run_numaplace({"topo", "--sysfs", data_file("sysfs-tiers/cxl/devices/system/node")});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "memory tiers:   4 (nodes 0-1), 22 (node 2)"));
+  const auto bare = run_numaplace({"topo", "--sysfs", data_file("sysfs/cxl")});
+  REQUIRE(bare.exit_code == 0);
+  CHECK(!contains(bare.out, "memory tiers"));
+}
+
+TEST_CASE("a bad memory tier list is an error naming its file") {
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / "numaplace-topo-bad-tier";
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root / "devices/virtual/memory_tiering/memory_tier4");
+  std::filesystem::copy(data_file("sysfs/cxl"), root / "devices/system/node", std::filesystem::copy_options::recursive);
+  std::ofstream(root / "devices/virtual/memory_tiering/memory_tier4/nodelist") << "0-x\n";
+  const auto r = run_numaplace({"topo", "--sysfs", (root / "devices/system/node").string()});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "memory_tier4/nodelist"));
+  std::filesystem::remove_all(root);
+}

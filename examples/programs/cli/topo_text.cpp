@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <numaplace/topology/cpulist.hpp>
 #include <numaplace/topology/neighbour_circles.hpp>
@@ -34,6 +35,15 @@ void print_summary(const loaded_topology& loaded) {
   fmt::print("levels:         {}\n", fmt::join(t.levels(), " "));
   fmt::print("local distance: {}\n", t.local_distance());
   fmt::print("max distance:   {}\n", t.max_distance());
+  // The kernel's own grouping, fastest first: NUMA balancing's tiering mode promotes hot pages
+  // from a lower tier, and demotes cold ones to it.
+  if (!loaded.memory_tiers.empty()) {
+    std::vector<std::string> tiers;
+    for (const numaplace::memory_tier& tier : loaded.memory_tiers) {
+      tiers.push_back(fmt::format("{} (node{} {})", tier.id, tier.nodes.size() == 1 ? "" : "s", format_cpulist(tier.nodes)));
+    }
+    fmt::print("memory tiers:   {}\n", fmt::join(tiers, ", "));
+  }
 }
 
 void print_nodes(const dynamic_topology& t) {

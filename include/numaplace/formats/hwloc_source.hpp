@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <numaplace/topology/load_hwloc.hpp>
+#include <numaplace/topology/memory_tiers.hpp>
 
 #include "machine_request.hpp"
 #include "read_input.hpp"
@@ -40,7 +41,8 @@ inline std::vector<std::string> hwloc_notes(const numaplace::load::hwloc_details
 inline loaded_topology load_hwloc_this_machine() {
   numaplace::load::hwloc_details details;
   numaplace::dynamic_topology topology = numaplace::load::hwloc_this_machine(&details);
-  return {std::move(topology), "this machine (hwloc)", hwloc_notes(details), {}, details.threads_per_core};
+  return {std::move(topology), "this machine (hwloc)", hwloc_notes(details), {}, details.threads_per_core,
+          numaplace::load::sysfs_memory_tiers()};
 }
 
 /// A hwloc XML file (lstopo --of xml), "-" being standard input. Read by read_input(), so
@@ -50,7 +52,7 @@ inline loaded_topology load_hwloc_xml_file(const std::string& path) {
   numaplace::load::hwloc_details details;
   const std::string text = read_input(path, "a hwloc XML file (lstopo FILE.xml)");
   numaplace::dynamic_topology topology = numaplace::load::hwloc_xml_text(text, input_name(path), &details);
-  return {std::move(topology), "hwloc XML " + path, hwloc_notes(details), {}, details.threads_per_core};
+  return {std::move(topology), "hwloc XML " + path, hwloc_notes(details), {}, details.threads_per_core, {}};
 }
 
 /// A hwloc synthetic description, e.g. "pack:2 numa:2 core:4 pu:2". Throws
@@ -58,7 +60,8 @@ inline loaded_topology load_hwloc_xml_file(const std::string& path) {
 inline loaded_topology load_hwloc_synthetic(const std::string& description) {
   numaplace::load::hwloc_details details;
   numaplace::dynamic_topology topology = numaplace::load::hwloc_synthetic(description, &details);
-  return {std::move(topology), "hwloc synthetic \"" + description + "\"", hwloc_notes(details), {}, details.threads_per_core};
+  return {std::move(topology), "hwloc synthetic \"" + description + "\"", hwloc_notes(details), {},
+          details.threads_per_core, {}};
 }
 
 /// The machine `request` names through hwloc (hwloc_xml, hwloc_synthetic or hwloc, tried in

@@ -23,6 +23,7 @@
 #include <numaplace/topology/generator_spec.hpp>
 #include <numaplace/topology/load_file.hpp>
 #include <numaplace/topology/load_sysfs.hpp>
+#include <numaplace/topology/memory_tiers.hpp>
 #include <numaplace/topology/presets.hpp>
 
 #include "format_error.hpp"
@@ -43,6 +44,9 @@ struct loaded_topology {
   /// Threads per core, where the source says (hwloc: the PUs of PU 0's core); none otherwise.
   /// A sysfs tree's is read beside it (numaplace/topology/sysfs_smt.hpp).
   std::optional<unsigned> threads_per_core;
+  /// The kernel's memory tiers (topology/memory_tiers.hpp), fastest first, where the source is
+  /// this machine or a copied /sys tree that has them; empty otherwise.
+  std::vector<numaplace::memory_tier> memory_tiers;
 };
 
 /// Whether any node of `t` says which CPUs it has, or that it has none. A bare distance matrix
@@ -97,7 +101,7 @@ inline loaded_topology load_preset(const std::string& name) {
     }
     throw unknown_machine(fmt::format("unknown machine '{}'; valid machines: {}", name, names));
   }
-  return {p->build(), fmt::format("preset {}", p->name), {}, {}, {}};
+  return {p->build(), fmt::format("preset {}", p->name), {}, {}, {}, {}};
 }
 
 /// A topology file of any format, "-" being standard input, read by read_input(): a topology
@@ -112,10 +116,10 @@ inline loaded_topology load_topology_file(const std::string& path) {
       read_input(path, "a topology file (topo --json output, a distance matrix or numactl --hardware output)");
   if (looks_like_json(text)) {
     topology_document doc = parse_topology_json(text, name);
-    return {std::move(doc.topology), source, std::move(doc.notes), {}, {}};
+    return {std::move(doc.topology), source, std::move(doc.notes), {}, {}, {}};
   }
   numaplace::load::numactl_details details;
-  loaded_topology loaded{numaplace::load::text(text, name, &details), source, {}, {}, {}};
+  loaded_topology loaded{numaplace::load::text(text, name, &details), source, {}, {}, {}, {}};
   const numaplace::dynamic_topology& t = loaded.topology;
   std::vector<std::uint64_t> free(t.node_count(), 0);
   bool every = !details.free_bytes.empty();
@@ -131,9 +135,21 @@ inline loaded_topology load_topology_file(const std::string& path) {
   return loaded;
 }
 
+/// The memory tiers beside a sysfs node folder: ROOT/../../virtual/memory_tiering for a ROOT
+/// that ends in devices/system/node, as /sys's does; none for a bare node tree.
+inline std::vector<numaplace::memory_tier> memory_tiers_beside(const std::filesystem::path& root) {
+  const std::filesystem::path node = root.lexically_normal();
+  const std::filesystem::path tail = node.has_filename() ? node : node.parent_path();
+  if (tail.filename() != "node" || tail.parent_path().filename() != "system" ||
+      tail.parent_path().parent_path().filename() != "devices") {
+    return {};
+  }
+  return numaplace::load::sysfs_memory_tiers(tail.parent_path().parent_path() / "virtual" / "memory_tiering");
+}
+
 /// The sysfs node folder `root`; `label` starts the source ("this machine", "sysfs").
 inline loaded_topology load_sysfs_source(const std::string& root, std::string_view label) {
-  return {numaplace::load::sysfs(root), fmt::format("{} (sysfs {})", label, root), {}, {}, {}};
+  return {numaplace::load::sysfs(root), fmt::format("{} (sysfs {})", label, root), {}, {}, {}, memory_tiers_beside(root)};
 }
 
 /// The machine `request` names, when it names one without hwloc: a file, an inline topology
@@ -145,13 +161,13 @@ inline std::optional<loaded_topology> load_topology_source(const machine_request
   if (request.topology_json) {
     topology_document doc = parse_topology_json(*request.topology_json, request.topology_json_source);
     return loaded_topology{std::move(doc.topology), fmt::format("file {}", request.topology_json_source),
-                           std::move(doc.notes), {}, {}};
+                           std::move(doc.notes), {}, {}, {}};
   }
   if (request.name) return load_preset(*request.name);
   if (request.sysfs) return load_sysfs_source(*request.sysfs, "sysfs");
   if (request.generate) {
     return loaded_topology{numaplace::generate::from_spec(*request.generate),
-                           fmt::format("generated {}", *request.generate), {}, {}, {}};
+                           fmt::format("generated {}", *request.generate), {}, {}, {}, {}};
   }
   return std::nullopt;
 }
