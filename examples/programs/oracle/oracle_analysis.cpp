@@ -402,6 +402,8 @@ int run(const options& o) {
                             node_set(memory_nodes),
                             node_set({thread_nodes[p].begin(), thread_nodes[p].end()}),
                             "",
+                            "",
+                            -1,
                             ""};
         for (const record& r : records) {
           if (r.process == p) row.guest_passes = std::max(row.guest_passes, r.scan_seq);
