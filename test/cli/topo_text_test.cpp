@@ -115,6 +115,7 @@ TEST_CASE("a bad memory tier list is an error naming its file") {
   const std::filesystem::path root = std::filesystem::temp_directory_path() / "numaplace-topo-bad-tier";
   std::filesystem::remove_all(root);
   std::filesystem::create_directories(root / "devices/virtual/memory_tiering/memory_tier4");
+  std::filesystem::create_directories(root / "devices/system");
   std::filesystem::copy(data_file("sysfs/cxl"), root / "devices/system/node", std::filesystem::copy_options::recursive);
   std::ofstream(root / "devices/virtual/memory_tiering/memory_tier4/nodelist") << "0-x\n";
   const auto r = run_numaplace({"topo", "--sysfs", (root / "devices/system/node").string()});

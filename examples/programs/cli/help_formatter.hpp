@@ -35,10 +35,14 @@ class help_formatter : public CLI::Formatter {
     const auto at = text.find(label);
     if (group_.empty() || at == std::string::npos) return text;
     text.erase(at);
-    std::string others;
+    // By name: CLI11 keeps them in a set of pointers, whose order is the heap's, run to run.
+    std::vector<std::string> names;
     for (const CLI::Option* excluded : opt->get_excludes()) {
-      if (std::find(group_.begin(), group_.end(), excluded) == group_.end()) others += " " + excluded->get_name();
+      if (std::find(group_.begin(), group_.end(), excluded) == group_.end()) names.push_back(excluded->get_name());
     }
+    std::sort(names.begin(), names.end());
+    std::string others;
+    for (const std::string& name : names) others += " " + name;
     return others.empty() ? text : text + label + others;
   }
 
