@@ -52,6 +52,22 @@ TEST_CASE("advise --numactl and --omp-places") {
         "OMP_PLACES={4},{5},{6},{7}\nOMP_PROC_BIND=spread\n");
 }
 
+TEST_CASE("advise: memory on a node of a lower memory tier is said to be slower") {
+  // The CXL tree again, with the kernel's tiers beside it: node 2 in tier 22, below 0-1's tier 4.
+  const std::string tiers = data_file("sysfs-tiers/cxl/devices/system/node");
+  const auto spill = run_numaplace({"advise", "-w", "1:70000", "--sysfs", tiers, "--numactl"});
+  INFO("stderr: " << spill.err);
+  CHECK(spill.exit_code == 0);
+  CHECK(spill.out == "--cpunodebind=0-1 --membind=0-2\n");
+  CHECK(spill.err.find("node 2 is in memory tier 22, below tier 4 (nodes 0-1)") != std::string::npos);
+  // Without the tiers (a bare node tree) or without memory there, no such note.
+  const auto bare = run_numaplace({"advise", "-w", "1:70000", "--sysfs", data_file("sysfs/cxl"), "--numactl"});
+  CHECK(bare.err.find("memory tier") == std::string::npos);
+  const auto fits = run_numaplace({"advise", "-w", "1:20000", "--sysfs", tiers, "--numactl"});
+  CHECK(fits.out == "--cpunodebind=0 --membind=0\n");
+  CHECK(fits.err.find("memory tier") == std::string::npos);
+}
+
 TEST_CASE("advise: memory beyond what is free gives every node and says so") {
   const auto r = run_numaplace({"advise", "-w", "1:900", "--sysfs", guest_sysfs});
   CHECK(r.exit_code == 0);

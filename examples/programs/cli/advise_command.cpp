@@ -38,6 +38,7 @@
 #include <numaplace/topology/cpulist.hpp>
 #include <numaplace/topology/job_demand.hpp>
 #include <numaplace/topology/job_nodes.hpp>
+#include <numaplace/topology/memory_tiers.hpp>
 #include <numaplace/topology/node_meminfo.hpp>
 #include <numaplace/topology/numad_nodes.hpp>
 #include <numaplace/topology/proc_stat_idle.hpp>
@@ -161,11 +162,10 @@ class advise_command final : public command {
     settings.htt_percent = htt_percent_;
     settings.target_utilization = target_utilization_;
     check_fits(t, facts, settings, d, loaded.source);
-    if (numad_) {
-      advise_as_numad(t, facts, settings, d, loaded.source);
-    } else {
-      advise_in_circles(t, facts, settings, d, loaded.source);
-    }
+    const std::vector<node_index> nodes = numad_ ? advise_as_numad(t, facts, settings, d, loaded.source)
+                                                 : advise_in_circles(t, facts, settings, d, loaded.source);
+    note_lower_tiers(t, nodes, loaded.memory_tiers);
+    print_advice(t, nodes);
     return exit_ok;
   }
 
@@ -302,9 +302,9 @@ class advise_command final : public command {
     return text;
   }
 
-  void advise_in_circles(const numaplace::dynamic_topology& t, const node_facts& f,
-                         const numaplace::numad_settings& s, const numaplace::numad_demand& want,
-                         const std::string& source) const {
+  std::vector<node_index> advise_in_circles(const numaplace::dynamic_topology& t, const node_facts& f,
+                                            const numaplace::numad_settings& s, const numaplace::numad_demand& want,
+                                            const std::string& source) const {
     const numaplace::job_demand d{static_cast<unsigned>(want.cpu_hundredths / 100), want.mib};
     numaplace::node_supply supply;
     for (node_index i = 0; i < t.node_count(); ++i) {
@@ -320,11 +320,12 @@ class advise_command final : public command {
     if (d.mib && !f.memory_known) {
       fmt::print(stderr, "note: {} gives no node memory sizes; the {} MB are not counted\n", source, *d.mib);
     }
-    print_advice(t, best.nodes);
+    return best.nodes;
   }
 
-  void advise_as_numad(const numaplace::dynamic_topology& t, const node_facts& f, const numaplace::numad_settings& s,
-                       const numaplace::numad_demand& d, const std::string& source) const {
+  std::vector<node_index> advise_as_numad(const numaplace::dynamic_topology& t, const node_facts& f,
+                                          const numaplace::numad_settings& s, const numaplace::numad_demand& d,
+                                          const std::string& source) const {
     if (!f.memory_known) {
       throw usage_error(fmt::format("{} gives no node memory sizes, which numad's rule divides by; give --memory-per-node SIZE",
                                     source));
@@ -351,7 +352,24 @@ class advise_command final : public command {
       fmt::print(stderr, "note: numad's rule took every node and -w {} is still short{}; advising every node, as numad does\n",
                  want_, short_of.empty() ? "" : " of " + short_of);
     }
-    print_advice(t, c.nodes);
+    return c.nodes;
+  }
+
+  // The kernel ranks a node in a tier below the fastest (topology/memory_tiers.hpp) as slower
+  // memory, whatever its distance says: say so when the advice puts the job's memory there.
+  static void note_lower_tiers(const numaplace::dynamic_topology& t, const std::vector<node_index>& nodes,
+                               const std::vector<numaplace::memory_tier>& tiers) {
+    if (tiers.size() < 2) return;
+    for (const node_index i : nodes) {
+      const auto id = static_cast<unsigned>(t.id_of(i));
+      for (std::size_t k = 1; k < tiers.size(); ++k) {
+        if (!t.has_memory(i) || std::find(tiers[k].nodes.begin(), tiers[k].nodes.end(), id) == tiers[k].nodes.end()) continue;
+        fmt::print(stderr,
+                   "note: node {} is in memory tier {}, below tier {} (nodes {}): the job's memory there is slower "
+                   "(with numa_balancing=2 the kernel promotes its hot pages to a faster node)\n",
+                   id, tiers[k].id, tiers.front().id, numaplace::format_cpulist(tiers.front().nodes));
+      }
+    }
   }
 
   void print_advice(const numaplace::dynamic_topology& t, const std::vector<node_index>& nodes) const {
