@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -48,6 +49,12 @@ inline std::vector<std::string_view> words(std::string_view s) {
     if (i > start) out.push_back(s.substr(start, i - start));
   }
   return out;
+}
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw parse_error(p.string() + ": cannot read");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 inline std::vector<std::string> read_lines(const std::filesystem::path& path) {

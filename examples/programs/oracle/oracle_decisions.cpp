@@ -130,12 +130,6 @@ struct options {
 
 // ---- reading one workload's results -----------------------------------------------------------
 
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw parse_error(p.string() + ": cannot read");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 std::int64_t start_ns_of(const std::map<std::string, std::string>& kv, const std::string& file) {
   const auto it = kv.find("start_mono_ns");
   if (it == kv.end()) throw parse_error(file + ": no 'start_mono_ns' (a workload program from before the trace)");

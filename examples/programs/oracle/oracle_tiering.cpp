@@ -29,7 +29,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -39,6 +38,7 @@
 
 #include <numaplace/policy/tier_promotion.hpp>
 
+#include "guest_records.hpp"
 #include "trace_events.hpp"
 
 namespace {
@@ -68,20 +68,12 @@ struct layout {
   }
 };
 
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw trace_error(p.string() + ": cannot read");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 layout read_layout(const std::filesystem::path& p) {
   layout l;
   l.file = p.string();
-  std::istringstream in(read_file(p));
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
+  const std::vector<std::string> lines = numaplace_oracle::read_lines(p);
+  for (std::size_t number = 1; number <= lines.size(); ++number) {
+    const std::string& line = lines[number - 1];
     std::istringstream words(line);
     std::string key;
     if (!(words >> key)) continue;
@@ -135,7 +127,8 @@ struct tally {
 
 void score(const std::filesystem::path& dir, const options& o, tally& t) {
   const layout lay = read_layout(dir / "tiering-layout.txt");
-  const trace_log log = numaplace_oracle::parse_trace(read_file(dir / "tiering-trace.txt"), (dir / "tiering-trace.txt").string());
+  const trace_log log =
+      numaplace_oracle::parse_trace(numaplace_oracle::read_file(dir / "tiering-trace.txt"), (dir / "tiering-trace.txt").string());
   const auto width = lay.get("lastcpupid_width");
   if (width < 1 || width > 32) throw trace_error(lay.file + ": lastcpupid_width " + std::to_string(width) + " is not 1..32");
   // PAGE_ACCESS_TIME_BUCKETS: fewer than 12 bits keep the time in coarser buckets.

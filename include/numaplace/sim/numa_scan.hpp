@@ -127,9 +127,6 @@ class numa_scanner {
     }
   }
 
-  /// Completed passes of process p's address space (mm->numa_scan_seq).
-  std::uint32_t passes(std::uint32_t p) const { return s_.m.processes[p].scan_seq; }
-
  private:
   // task_numa_work(): arm the next scan_size of process p's memory, then deliver its faults.
   void scan_step(std::uint32_t p) {
@@ -223,9 +220,9 @@ class numa_scanner {
     }
   }
 
-  // One VMA: `chunks` chunks of the process's regions [first, end), or none: a thread's stack.
+  // One VMA: `chunks` chunks of the process's regions from `first` on, or none: a thread's stack.
   struct vma {
-    std::uint32_t first = 0, end = 0, chunks = 0;
+    std::uint32_t first = 0, chunks = 0;
     task_index stack_of = no_task;
     vma_scan_state history{};
   };
@@ -244,15 +241,14 @@ class numa_scanner {
     address_space& as = spaces_[p];
     if (!as.vmas.empty()) return as;
     for (task_index id = task_index(s_.m.tasks.size()); id-- > 0;) {
-      if (s_.m.tasks[id].process == p) as.vmas.push_back({0, 0, 0, id, {}});
+      if (s_.m.tasks[id].process == p) as.vmas.push_back({0, 0, id, {}});
     }
     const auto& spec = s_.w.processes[p].regions;
     const std::uint32_t base = s_.mem.region_base[p];
     for (std::uint32_t r = 0; r < spec.size(); ++r) {
       const bool joins = r > 0 && spec[r].mapping != region::own_mapping && spec[r].mapping == spec[r - 1].mapping;
-      if (!joins) as.vmas.push_back({r, r, 0, no_task, {}});
+      if (!joins) as.vmas.push_back({r, 0, no_task, {}});
       vma& v = as.vmas.back();
-      v.end = r + 1;
       v.chunks += static_cast<std::uint32_t>(s_.mem.regions[base + r].chunks.size());
       vma_of_region_[base + r] = static_cast<std::uint32_t>(as.vmas.size() - 1);
     }
