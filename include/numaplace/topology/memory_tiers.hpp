@@ -60,14 +60,19 @@ struct memory_tier {
 namespace load {
 
 namespace detail {
+/// N of a folder named memory_tierN; empty for anything else the folder holds (uevent, power).
+inline std::string_view memory_tier_number(std::string_view folder_name) {
+  constexpr std::string_view prefix = "memory_tier";
+  if (!folder_name.starts_with(prefix) || !all_digits(folder_name.substr(prefix.size()))) return {};
+  return folder_name.substr(prefix.size());
+}
+
 /// One memory_tierN folder: its name and its nodelist file's text; nullopt when the name is not
-/// a tier's (the folder also holds uevent, power, ...). Split out so it can be fuzzed.
+/// a tier's. Split out so it can be fuzzed.
 inline std::optional<memory_tier> parse_memory_tier(std::string_view folder_name, std::string_view nodelist,
                                                     const std::string& source) {
-  constexpr std::string_view prefix = "memory_tier";
-  if (!folder_name.starts_with(prefix)) return std::nullopt;
-  const std::string_view number = folder_name.substr(prefix.size());
-  if (!all_digits(number)) return std::nullopt;
+  const std::string_view number = memory_tier_number(folder_name);
+  if (number.empty()) return std::nullopt;
   memory_tier t;
   t.id = static_cast<unsigned>(parse_integer(number, "tier number", source, 0));
   t.nodes = parse_node_list(nodelist, source, 1);
@@ -84,8 +89,8 @@ inline std::vector<memory_tier> sysfs_memory_tiers(const std::filesystem::path& 
   if (!std::filesystem::is_directory(root, ec)) return tiers;
   for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
     const std::string name = entry.path().filename().string();
+    if (detail::memory_tier_number(name).empty()) continue;
     const auto nodelist = entry.path() / "nodelist";
-    if (!name.starts_with("memory_tier") || !detail::all_digits(std::string_view(name).substr(11))) continue;
     if (auto t = detail::parse_memory_tier(name, detail::read_text(nodelist), nodelist.string())) tiers.push_back(std::move(*t));
   }
   if (ec) detail::fail(root.string(), 0, "cannot list the folder: " + ec.message());
