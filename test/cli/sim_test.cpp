@@ -397,3 +397,26 @@ TEST_CASE("bad sim input: a message and exit code 2") {
   check_rejected({"sim", "--experiment", "seed000", "--workload", "numa02:4"}, "excludes");
   check_rejected(with(small, {"--json", "--csv"}), "excludes");
 }
+
+TEST_CASE("sim in memory-tiering mode: the tiers and what promotion and demotion did, in text and JSON") {
+  const std::string config = numaplace_cli_test::data_file("experiments/good/memory-tiering.json");
+  const json j = run_json({"sim", "--config", config, "--json"});
+  const json& e = j["experiments"][0]["workloads"][0];
+  INFO(e["tiering"]);
+  CHECK(contains(e["tiering"].get<std::string>(), "numa_balancing=3"));
+  // Costs derived from SLIT: node 2 at 1.2 times DRAM's latency and half its bandwidth from
+  // node 0, so 576 x 1.2 x 2 = 1382, memory_tier10.
+  CHECK(contains(e["tiering"].get<std::string>(), "node 0 tier 4, node 1 tier 4, node 2 tier 10 (lower)"));
+  const json& t = e["stacks"][0]["runs"][0]["tiering"];
+  CHECK(t["promoted"].get<std::uint64_t>() > 0);
+  CHECK(t["node_full"].get<std::uint64_t>() > 0);
+  CHECK(t["demoted"].get<std::uint64_t>() > 0);
+  const auto text = run_numaplace({"sim", "--config", config});
+  CHECK(contains(text.out, "  tiering:  numa_balancing=3"));
+  CHECK(contains(text.out, "  tiering, linux-6.12: "));
+  // The command line wins over the file: mode 1 promotes nothing and says nothing of tiering.
+  const auto plain = run_numaplace({"sim", "--config", config, "--numa-balancing", "1"});
+  CHECK(plain.exit_code == 0);
+  CHECK_FALSE(contains(plain.out, "tiering, "));
+  check_rejected({"sim", "--workload", "numa02:8", "--numa-balancing", "4"}, "--numa-balancing");
+}

@@ -204,11 +204,21 @@ class sim_command final : public command {
     app_->add_flag("--check", check_,
                    "Check what must always hold (tasks on CPUs, chunks on nodes, groups the sum of their "
                    "members) all through every run, not only at its end; a break fails the run naming it");
+    auto* numa_balancing = app_->add_option("--numa-balancing", numa_balancing_,
+                     "kernel.numa_balancing in every run of a NUMA-balancing stack: 1 (default), 2 (memory "
+                     "tiering: hot pages on a slower tier move up, nothing else) or 3 (both)")
+        ->check(CLI::Range(1, 3))
+        ->type_name("MODE");
+    auto* demotion = app_->add_flag("--demotion", demotion_,
+                   "/sys/kernel/mm/numa/demotion_enabled: a full fast node's coldest memory moves down a tier "
+                   "when a promotion needs room (off, as the kernel's default)");
     auto* assume = app_->add_option("--assume", assumptions_,
                                     "Scale an assumed constant of the model by FACTOR (0.001 to 1000) in every "
                                     "experiment, to see how far results move (repeatable; 'list' names them); the "
                                     "output says what was scaled. Example: --assume specjbb.memory_bound=2")
                         ->type_name("NAME=FACTOR|list");
+    numa_balancing->excludes(merge_);
+    demotion->excludes(merge_);
     assume->excludes(merge_);
     assume->excludes(config_json);
     assume->excludes(costs_json);
@@ -269,6 +279,8 @@ class sim_command final : public command {
     for (const auto& spec : assumptions_) rq.assumptions.push_back(parse_assumption(spec));
     rq.progress = progress_ || ::isatty(STDERR_FILENO) != 0;
     rq.full_checks = check_;
+    if (numa_balancing_) rq.tiering.numa_balancing = *numa_balancing_;
+    if (demotion_) rq.tiering.demotion = true;
     if (max_memory_gib_) rq.budget.max_bytes = *max_memory_gib_ * (1ull << 30);
     if (max_cpu_hours_) rq.budget.max_cpu_seconds = *max_cpu_hours_ * 3600;
     if (plot_dir_) require_gnuplot();  // before a long sweep, not after
@@ -326,6 +338,8 @@ class sim_command final : public command {
     if (runs_) config.runs = runs_;
     if (seed_) config.seed = seed_;
     if (threads_ != 0) config.threads = threads_;
+    if (numa_balancing_) config.numa_balancing = numa_balancing_;
+    if (demotion_) config.demotion = true;
     return config;
   }
 
@@ -364,6 +378,8 @@ class sim_command final : public command {
     rq.runs = config.runs;
     rq.seed = config.seed;
     if (config.threads) rq.threads = *config.threads;
+    if (config.numa_balancing) rq.tiering.numa_balancing = *config.numa_balancing;
+    if (config.demotion) rq.tiering.demotion = *config.demotion;
     return t;
   }
 
@@ -421,6 +437,8 @@ class sim_command final : public command {
   std::optional<std::string> shard_;
   std::vector<std::string> assumptions_;
   bool json_ = false, csv_ = false, timeline_ = false, per_run_ = false, progress_ = false, check_ = false;
+  std::optional<unsigned> numa_balancing_;
+  bool demotion_ = false;
   std::optional<double> max_memory_gib_, max_cpu_hours_;
   std::optional<std::string> plot_dir_;
 };

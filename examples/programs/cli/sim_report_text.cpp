@@ -121,6 +121,24 @@ void print_full_nodes(const sim::experiment_runs& e) {
              all.fell_back, all.migrations_refused);
 }
 
+// What memory tiering did, per stack over its runs; nothing when it did nothing.
+void print_tiering(const sim::experiment_runs& e) {
+  for (const auto& s : e.stacks) {
+    numaplace::sim::tiering_stats all;
+    for (const auto& run : s.runs) {
+      all.promoted += run.tiering.promoted;
+      all.too_cold += run.tiering.too_cold;
+      all.rate_limited += run.tiering.rate_limited;
+      all.node_full += run.tiering.node_full;
+      all.demoted += run.tiering.demoted;
+    }
+    if (!all.any()) continue;
+    fmt::print("  tiering, {}: {} chunks promoted, {} hint faults too cold, {} over the rate limit, {} refused by a full "
+               "node; {} chunks demoted (all runs)\n",
+               s.stack, all.promoted, all.too_cold, all.rate_limited, all.node_full, all.demoted);
+  }
+}
+
 // Without claims: each later stack against the first, with its interval, for the whole workload
 // and, when it runs several programs, for each on its own.
 void print_comparisons(const sim::experiment_runs& e) {
@@ -185,6 +203,7 @@ void print_sim_text(const sim::sweep_report& r, bool per_run) {
                                                              : scaled_text(e.assumptions));
       }
       if (!e.binding.empty()) fmt::print("  binding:  {}\n", e.binding);
+      if (!e.tiering.empty()) fmt::print("  tiering:  {}\n", e.tiering);
       fmt::print("  memory:   {}\n", describe_node_memory(e.topology));
       fmt::print("  node groups (nodes nearer than the max distance): {}\n", describe_node_groups(e.topology));
       fmt::print("  workload: {}\n", e.workload);
@@ -203,6 +222,7 @@ void print_sim_text(const sim::sweep_report& r, bool per_run) {
       print_table(e);
       print_settles(e);
       print_full_nodes(e);
+      print_tiering(e);
       if (p.claims.empty()) print_comparisons(e);
     }
     if (!p.claims.empty()) fmt::print("\n");

@@ -113,6 +113,27 @@ void check_stacks(const std::vector<std::string>& stacks) {
   }
 }
 
+// The runs' tiering in words, with the tiers the kernel would see; empty for mode 1.
+std::string describe_tiering(const sim::experiment& e) {
+  const sim::tiering_options& t = e.tiering;
+  if (t.numa_balancing == sim::numa_balancing_normal && !t.demotion) return {};
+  std::string mode = t.numa_balancing == 2 ? "numa_balancing=2 (hot pages promoted, no task placement)"
+                   : t.numa_balancing == 3 ? "numa_balancing=3 (task placement and hot-page promotion)"
+                                           : "numa_balancing=1 (no promotion)";
+  // The tiers the runs' kernel sees: from the machine's costs, measured or derived from SLIT.
+  const sim::machine m(e.topology, sim::machine_of(e.machine, e.hardware));
+  std::vector<std::size_t> cpus;
+  for (const auto& node : m.node_cpus) cpus.push_back(node.size());
+  const sim::memory_tiering tiering(e.topology, e.hardware ? *e.hardware : sim::from_slit(e.topology, cpus), cpus);
+  std::vector<std::string> tiers;
+  for (numaplace::node_index n = 0; n < e.topology.node_count(); ++n) {
+    if (e.topology.has_memory(n)) tiers.push_back(fmt::format("node {} tier {}{}", e.topology.id_of(n), tiering.tier(n),
+                                                              tiering.toptier(n) ? "" : " (lower)"));
+  }
+  return fmt::format("{}, demotion {}; {}{}", mode, t.demotion ? "on" : "off", fmt::join(tiers, ", "),
+                     tiering.has_lower_tier() ? "" : "; no node below the top tier: nothing to promote");
+}
+
 bool is_custom(const sim_request& rq) { return !rq.workloads.empty() || !rq.loads.empty(); }
 
 // The experiments to run, by preset, each with how hard and inverse binding sized its sets
@@ -158,6 +179,7 @@ planned_sweep build_presets(const sim_request& rq) {
       if (!rq.stacks.empty()) e.stacks = rq.stacks;
       if (rq.runs) e.runs = *rq.runs;
       if (rq.seed) e.seed = *rq.seed;
+      e.tiering = rq.tiering;
       check_stacks(e.stacks);
       // The binding baselines need bind_nodes: a process without them gets those a user would
       // give it, the nearest nodes whose cores hold it (explicit ones, from presets, are kept).
@@ -203,6 +225,7 @@ sim::sweep_report report_frame(const sim_request& rq, const planned_sweep& sweep
       er.machine += " (" + cpu_summary(e.topology, e.machine.default_cpus_per_node) + ")";
       er.costs = describe_costs(e);
       er.binding = sweep.binding[pi][x];
+      er.tiering = describe_tiering(e);
       for (const auto& s : e.stacks) er.stacks.push_back({s, {}, {}, {}});
       pr.experiments.push_back(std::move(er));
     }

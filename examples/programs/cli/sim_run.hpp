@@ -11,6 +11,7 @@
 
 #include <numaplace/sim/cost_model.hpp>
 #include <numaplace/sim/machine_costs.hpp>
+#include <numaplace/sim/memory_tiering.hpp>
 #include <numaplace/sim/run_budget.hpp>
 #include <numaplace/sim/workload.hpp>
 #include <numaplace/topology/dynamic_topology.hpp>
@@ -44,6 +45,8 @@ struct sim_request {
   bool progress = false;
   /// Every run checks what must always hold all along (sim --check), not only at its end.
   bool full_checks = false;
+  /// kernel.numa_balancing's mode and demotion in every run (sim --numa-balancing, --demotion).
+  numaplace::sim::tiering_options tiering{};
   /// What the sweep may use before it is refused (sim --max-memory, --max-cpu-hours).
   numaplace::sim::sweep_budget budget;
   /// Assumed constants scaled in every experiment (numaplace::sim::assumptions), in order.

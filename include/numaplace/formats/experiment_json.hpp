@@ -63,6 +63,10 @@ struct experiment_config {
   std::optional<unsigned> runs;
   std::optional<std::uint64_t> seed;
   std::optional<unsigned> threads;
+  /// kernel.numa_balancing (1 to 3) and /sys/kernel/mm/numa/demotion_enabled in every run
+  /// (sim::tiering_options); unset: 1 and off.
+  std::optional<unsigned> numa_balancing;
+  std::optional<bool> demotion;
 };
 
 /// Which machine sources a config may name: a fuzzer must not read files or this machine.
@@ -468,7 +472,7 @@ inline experiment_config parse_experiment_config(std::string_view input, const s
   c.check_duplicate_keys();
   object(c, doc, "",
          {"$schema", "description", "format", "schema_version", "numaplace_version", "machine", "costs", "cost_model",
-          "workloads", "stacks", "runs", "seed", "threads"});
+          "workloads", "stacks", "runs", "seed", "threads", "numa_balancing", "demotion"});
   check_stamp(doc, experiment_format, experiment_schema_version,
               [&](std::string_view pointer, const std::string& what) { c.fail(std::string(pointer), what); });
   experiment_config out;
@@ -497,6 +501,10 @@ inline experiment_config parse_experiment_config(std::string_view input, const s
     out.seed = integer(c, x, p, 0, std::numeric_limits<std::uint64_t>::max());
   });
   optional_member(doc, "", "threads", [&](const json& x, const std::string& p) { out.threads = static_cast<unsigned>(integer(c, x, p, 1, 4096)); });
+  optional_member(doc, "", "numa_balancing", [&](const json& x, const std::string& p) {
+    out.numa_balancing = static_cast<unsigned>(integer(c, x, p, 1, 3));
+  });
+  optional_member(doc, "", "demotion", [&](const json& x, const std::string& p) { out.demotion = boolean(c, x, p); });
   return out;
 }
 
@@ -604,6 +612,8 @@ inline nlohmann::ordered_json experiment_config_json(const experiment_config& co
   if (config.runs) out["runs"] = *config.runs;
   if (config.seed) out["seed"] = *config.seed;
   if (config.threads) out["threads"] = *config.threads;
+  if (config.numa_balancing) out["numa_balancing"] = *config.numa_balancing;
+  if (config.demotion) out["demotion"] = *config.demotion;
   return out;
 }
 

@@ -182,6 +182,10 @@ inline json experiment_json(const sim::experiment_runs& e, bool timeline, bool s
                        {{"fell_back", s.runs[i].full_nodes.fell_back},
                         {"migrations_refused", s.runs[i].full_nodes.migrations_refused}}},
                       {"groups", std::move(groups)}});
+      if (const auto& t = s.runs[i].tiering; t.any()) {
+        runs.back()["tiering"] = {{"promoted", t.promoted},   {"too_cold", t.too_cold}, {"rate_limited", t.rate_limited},
+                                  {"node_full", t.node_full}, {"demoted", t.demoted}};
+      }
     }
     stacks.push_back({{"stack", s.stack},
                       {"summary", summary_json(st.metric)},
@@ -218,6 +222,7 @@ inline json experiment_json(const sim::experiment_runs& e, bool timeline, bool s
   // Which of the sweep's scaled assumptions this experiment has (none: it ran the default model).
   if (scaled) out["assumptions"] = assumptions_json(e.assumptions);
   if (!e.binding.empty()) out["binding"] = e.binding;
+  if (!e.tiering.empty()) out["tiering"] = e.tiering;
   return out;
 }
 
@@ -445,6 +450,7 @@ inline sim::sweep_report skeleton_of(const part_reader& r, const json& doc) {
                                r.get<std::string>(doc, ep + "/costs"),
                                assumptions_of(r, doc, ep + "/assumptions")};
       if (r.at(doc, ep).contains("binding")) er.binding = r.get<std::string>(doc, ep + "/binding");
+      if (r.at(doc, ep).contains("tiering")) er.tiering = r.get<std::string>(doc, ep + "/tiering");
       for (std::size_t s = 0; s < r.at(doc, ep + "/stacks").size(); ++s) {
         er.stacks.push_back({r.get<std::string>(doc, fmt::format("{}/stacks/{}/stack", ep, s)), {}, {}, {}});
       }
@@ -510,6 +516,14 @@ inline void add_runs(const part_reader& r, const json& doc, std::pair<unsigned, 
           if (r.at(doc, rp).contains("full_nodes")) {
             run.full_nodes.fell_back = r.get<std::uint64_t>(doc, rp + "/full_nodes/fell_back");
             run.full_nodes.migrations_refused = r.get<std::uint64_t>(doc, rp + "/full_nodes/migrations_refused");
+          }
+          // Runs without memory tiering, or in which it did nothing, have none.
+          if (r.at(doc, rp).contains("tiering")) {
+            run.tiering.promoted = r.get<std::uint64_t>(doc, rp + "/tiering/promoted");
+            run.tiering.too_cold = r.get<std::uint64_t>(doc, rp + "/tiering/too_cold");
+            run.tiering.rate_limited = r.get<std::uint64_t>(doc, rp + "/tiering/rate_limited");
+            run.tiering.node_full = r.get<std::uint64_t>(doc, rp + "/tiering/node_full");
+            run.tiering.demoted = r.get<std::uint64_t>(doc, rp + "/tiering/demoted");
           }
           for (std::size_t g = 0; g < r.at(doc, rp + "/groups").size(); ++g) {
             run.groups.push_back(group_of(r, doc, fmt::format("{}/groups/{}", rp, g), e.topology));

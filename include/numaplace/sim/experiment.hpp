@@ -92,6 +92,8 @@ struct experiment {
   /// Every run checks what must always hold all along, not only at its end
   /// (run_options::full_checks and verify_groups).
   bool full_checks = false;
+  /// kernel.numa_balancing's mode and demotion (memory_tiering.hpp); the default: mode 1.
+  tiering_options tiering{};
 };
 
 /// Binds the processes of `e` without a CPU binding as a user would (bind_nearest), by the cores
@@ -114,6 +116,7 @@ inline run_options run_options_of(const experiment& e, unsigned run) {
   o.machine = e.machine;
   o.hardware = e.hardware;
   o.full_checks = o.verify_groups = e.full_checks;
+  o.tiering = e.tiering;
   return o;
 }
 

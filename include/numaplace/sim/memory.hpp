@@ -27,6 +27,9 @@ struct chunk_state {
   last_cpupid last{};
   /// Marked PROT_NONE by the scanner: the next access raises a hinting fault.
   bool armed = false;
+  /// When the scanner marked it, in ms: on a slower tier in tiering mode the page keeps this
+  /// instead of its cpupid (folio_xchg_access_time(), 6.0), for the hint-fault latency.
+  std::uint32_t scanned_ms = 0;
 };
 
 struct region_state {

@@ -136,11 +136,13 @@ class numa_scanner {
     if (total == 0) return;
     const std::uint64_t pages = std::uint64_t{tunables_.size_mb} << (20 - page_shift);
     const std::uint64_t step = std::clamp<std::uint64_t>(pages / s_.c.pages_per_chunk, 1, total);
+    // Chunks walked count against virtpages (8 x scan_size), marked ones against pages; they
+    // differ only where tiering-only mode leaves the top tier's chunks alone.
+    const std::uint64_t walk = std::min(step * virtual_factor, total);
     armed_.clear();
-    for (std::uint64_t i = 0; i < step; ++i) {
+    for (std::uint64_t walked = 0, marked = 0; walked < walk && marked < step; ++walked) {
       const auto [r, c] = locate(regions, ps.scan_offset);
-      regions[r].chunks[c].armed = true;
-      armed_.emplace_back(r, c);
+      if (mark(regions[r], r, c)) ++marked;
       if (++ps.scan_offset == total) {
         ps.scan_offset = 0;
         ++ps.scan_seq;  // a full pass of the address space
@@ -164,6 +166,7 @@ class numa_scanner {
     auto regions = s_.mem.of_process(p);
     const std::uint64_t pages = std::uint64_t{tunables_.size_mb} << (20 - page_shift);
     std::uint64_t budget = std::max<std::uint64_t>(pages / s_.c.pages_per_chunk, 1);
+    std::uint64_t walk_budget = budget * virtual_factor;  // virtpages
     vma_scan_context c;
     c.now_ms = s_.now_ms;
     c.delay_ms = tunables_.delay_ms;
@@ -190,8 +193,10 @@ class numa_scanner {
         // change_prot_numa() from the offset, or the VMA's start, while the budget lasts.
         if (v.stack_of != no_task) record_access(v.history, v.stack_of);  // its thread faults on it when it runs
         std::uint32_t k = c.offset_inside ? as.chunk : 0;
-        for (; k < v.chunks && budget > 0; ++k, --budget) arm(regions, v, k);
-        if (budget == 0) {  // the walk stops here; the next starts after what it armed
+        for (; k < v.chunks && budget > 0 && walk_budget > 0; ++k, --walk_budget) {
+          if (arm(regions, v, k)) --budget;
+        }
+        if (budget == 0 || walk_budget == 0) {  // the walk stops here; the next starts after what it armed
           as.at = k == v.chunks ? i + 1 : i;
           as.chunk = k == v.chunks ? 0 : k;
           stopped = true;
@@ -255,12 +260,25 @@ class numa_scanner {
     return as;
   }
 
-  // Marks chunk k of VMA v (counted over its regions).
-  void arm(std::span<region_state> regions, const vma& v, std::uint32_t k) {
+  // Marks chunk k of VMA v (counted over its regions); whether it did.
+  bool arm(std::span<region_state> regions, const vma& v, std::uint32_t k) {
     std::uint32_t r = v.first;
     while (k >= regions[r].chunks.size()) k -= static_cast<std::uint32_t>(regions[r++].chunks.size());
-    regions[r].chunks[k].armed = true;
-    armed_.emplace_back(r, k);
+    return mark(regions[r], r, k);
+  }
+
+  // change_prot_numa() on chunk c of the process's region r: tiering-only mode leaves a top-tier
+  // chunk alone (change_pte_range(), 6.0); a chunk marked already keeps its stamp, as the walk
+  // skips PROT_NONE entries. Whether it is marked now.
+  bool mark(region_state& rs, std::uint32_t r, std::uint32_t c) {
+    chunk_state& ch = rs.chunks[c];
+    if (!s_.o.tiering.normal() && s_.tiers.toptier(ch.node)) return false;
+    if (!ch.armed) {
+      ch.armed = true;
+      ch.scanned_ms = static_cast<std::uint32_t>(s_.now_ms);
+    }
+    armed_.emplace_back(r, c);
+    return true;
   }
 
   // get_nr_threads(): the process's threads now (a stack per live thread).
@@ -285,6 +303,10 @@ class numa_scanner {
     if constexpr (filters_vmas) {  // vma_set_access_pid_bit(), on every hinting fault
       const auto r = static_cast<std::size_t>(&rs - s_.mem.regions.data());
       record_access(spaces_[t.process].vmas[vma_of_region_[r]].history, id);
+    }
+    if (s_.o.tiering.tiering() && !s_.tiers.toptier(ch.node)) {
+      fault_on_lower_tier(id, rs, ch);
+      return;
     }
     const last_cpupid last = ch.last;
     // mpol_misplaced(): the stack's filter sees the page's last cpupid and records this fault.
@@ -328,6 +350,82 @@ class numa_scanner {
     }
     const auto kind = is_private ? numaplace::access::private_access : numaplace::access::shared;
     m.tasks[id].stats.record(recorded_node, m.tasks[id].node, kind, s_.c.pages_per_chunk, failed);
+  }
+
+  // do_numa_page() on a slower tier's chunk in tiering mode (6.0..7.3): should_numa_migrate_memory()
+  // promotes a hot one to the faulting CPU's node (tier_promotion.hpp), and task_numa_fault()
+  // counts nothing for it, so no placement follows. Memory an interleave policy placed stays
+  // (mpol_misplaced()). Crossing tiers forgets the page's last cpupid (folio_migrate_flags()).
+  void fault_on_lower_tier(task_index id, region_state& rs, chunk_state& ch) {
+    machine& m = s_.m;
+    const task_state& t = m.tasks[id];
+    s_.charge_balancer(id, s_.c.hinting_fault_cost_ms);
+    const bool policy_placed = m.processes[t.process].interleaved && rs.shared;
+    const node_index to = t.node;
+    if (policy_placed || !s_.topo.has_memory(to) || !s_.tiers.toptier(to)) return;
+    const std::uint64_t capacity = s_.mem.capacity[to];
+    promotion_fault f;
+    f.now_ms = static_cast<unsigned>(s_.now_ms);
+    f.scanned_ms = ch.scanned_ms;
+    f.pages = s_.c.pages_per_chunk;
+    f.plenty_free = plenty_free(capacity * memory_model::chunk_bytes, s_.mem.used[to] * memory_model::chunk_bytes,
+                                capacity == memory_model::unlimited);
+    const promotion_verdict verdict = should_promote(s_.promotion[to], f, s_.o.tiering.promotion, page_shift);
+    if (verdict == promotion_verdict::too_cold) ++s_.tiering.too_cold;
+    if (verdict == promotion_verdict::rate_limited) ++s_.tiering.rate_limited;
+    if (!promotes(verdict)) return;
+    if (!s_.mem.has_room(to)) {  // migrate_misplaced_folio_prepare(): wake kswapd, try again later
+      ++s_.tiering.node_full;
+      wake_kswapd(to);
+      return;
+    }
+    s_.mem.place(rs, ch, to);
+    ch.last = {};
+    ++s_.tiering.promoted;
+    ++m.processes[t.process].page_moves;
+    s_.charge_balancer(id, s_.c.page_migrate_cost_ms);
+  }
+
+  // kswapd on fast node n, woken by a promotion the node had no room for. With demotion on it
+  // moves the node's coldest chunks to its demotion targets until WMARK_PROMO is free
+  // (demote_folio_list()); without, it finds nothing to reclaim here (no swap, no page cache).
+  // The kernel's LRU orders pages by when they were last touched; the simulator knows no
+  // per-page recency, so it takes the regions least touched now first (per chunk: the running
+  // threads' memory-bound shares times their access shares), chunks in address order within
+  // one. Once a tick at most.
+  void wake_kswapd(node_index n) {
+    if (!s_.o.tiering.demotion || s_.mem.capacity[n] == memory_model::unlimited) return;
+    if (kswapd_ran_ms_.empty()) kswapd_ran_ms_.assign(s_.m.node_count(), -1.0);
+    if (kswapd_ran_ms_[n] == s_.now_ms) return;
+    kswapd_ran_ms_[n] = s_.now_ms;
+    const std::uint64_t want = promotion_watermark_chunks(s_.mem.capacity[n]);
+    const std::uint64_t free = s_.mem.capacity[n] - std::min(s_.mem.used[n], s_.mem.capacity[n]);
+    if (free >= want) return;
+    std::uint64_t need = want - free;
+    auto& regions = s_.mem.regions;
+    std::vector<double> heat(regions.size(), 0.0);
+    for (const task_state& t : s_.m.tasks) {
+      if (!t.touches_memory()) continue;
+      const double rate = s_.w.processes[t.process].memory_bound;
+      for (const auto& [r, weight] : t.accesses) heat[r] += rate * weight / double(regions[r].chunks.size());
+    }
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t r = 0; r < regions.size(); ++r) {
+      if (regions[r].on_node[n] != 0 && !regions[r].released) order.push_back(r);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return heat[a] < heat[b]; });
+    for (const std::uint32_t r : order) {
+      for (chunk_state& ch : regions[r].chunks) {
+        if (ch.node != n) continue;
+        const auto& targets = s_.tiers.demotion_targets(n);
+        const auto to = std::find_if(targets.begin(), targets.end(), [&](node_index d) { return s_.mem.has_room(d); });
+        if (to == targets.end()) return;  // every slower node is full too
+        s_.mem.place(regions[r], ch, *to);
+        ch.last = {};
+        ++s_.tiering.demoted;
+        if (--need == 0) return;
+      }
+    }
   }
 
   // task_numa_placement(): once per pass of the mm, the window ends and the stack decides.
@@ -435,6 +533,8 @@ class numa_scanner {
   }
 
   static constexpr unsigned page_shift = 12;  // 4 KiB pages
+  // task_numa_work()'s virtpages: the walk may pass over eight times scan_size of address space.
+  static constexpr std::uint64_t virtual_factor = 8;
   world& s_;
   const Placement& pl_;
   scan_tunables tunables_ = era_tunables;
@@ -443,6 +543,7 @@ class numa_scanner {
   buddy_counter buddies_;
   std::vector<std::unique_ptr<bool[]>> masks_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> armed_;
+  std::vector<double> kswapd_ran_ms_;  // per node, when its kswapd last demoted
   std::vector<task_index> live_;
   std::vector<address_space> spaces_;         // per process, for the scan of 6.4 onwards
   std::vector<std::uint32_t> vma_of_region_;  // a region's VMA in its process's space

@@ -29,6 +29,7 @@ class reporter {
     r.simulated_seconds = s.now_ms / 1000.0;
     r.ticks = ticks;
     r.full_nodes = s.mem.full;
+    r.tiering = s.tiering;
     const std::size_t n = s.m.node_count();
     for (std::uint32_t p = 0; p < s.m.processes.size(); ++p) {
       const process_state& ps = s.m.processes[p];

@@ -64,6 +64,17 @@ struct full_node_stats {
   std::uint64_t migrations_refused = 0;
 };
 
+/// What memory tiering did in a run (memory_tiering.hpp): promotions by verdict, demotions.
+struct tiering_stats {
+  std::uint64_t promoted = 0;      ///< PGPROMOTE_SUCCESS, in chunks
+  std::uint64_t too_cold = 0;      ///< faults whose latency reached the threshold
+  std::uint64_t rate_limited = 0;  ///< hot, but past the node's rate this second
+  std::uint64_t node_full = 0;     ///< promotions a full fast node refused (kswapd woken)
+  std::uint64_t demoted = 0;       ///< chunks kswapd moved down a tier
+
+  bool any() const noexcept { return promoted + too_cold + rate_limited + node_full + demoted != 0; }
+};
+
 struct run_result {
   std::vector<group_result> groups;
   double simulated_seconds = 0;
@@ -71,6 +82,7 @@ struct run_result {
   std::uint64_t events = 0;  ///< task-ticks plus hinting faults
   settle_stats settles;
   full_node_stats full_nodes;
+  tiering_stats tiering;
 
   double total_throughput() const {
     double sum = 0;

@@ -64,6 +64,9 @@ struct experiment_runs {
   /// How hard and inverse binding sized their node sets (by cores, or by logical CPUs and
   /// why), said in so many words; empty when neither runs.
   std::string binding{};
+  /// The runs' memory tiering (numa_balancing mode, demotion), said in so many words; empty for
+  /// the default mode 1.
+  std::string tiering{};
 };
 
 struct preset_runs {

@@ -16,6 +16,7 @@
 #include "machine_costs.hpp"
 #include "machine.hpp"
 #include "memory.hpp"
+#include "memory_tiering.hpp"
 #include "random.hpp"
 #include "workload.hpp"
 
@@ -60,6 +61,8 @@ struct run_options {
   /// which a run reports instead) at every refresh of memory load, not only at the end of the
   /// run; a break throws invariant_error. `numaplace sim --check` sets it with verify_groups.
   bool full_checks = false;
+  /// kernel.numa_balancing's mode, demotion and the promotion tunables (memory_tiering.hpp).
+  tiering_options tiering{};
 };
 
 /// A placement that never decides: the baselines without NUMA balancing.
@@ -80,7 +83,9 @@ struct world {
         rng(options.seed),
         m(topology, machine_of(options.machine, options.hardware)),
         hw(costs_for(topology, options, m)),
-        mem(load, memory_model::capacities_of(topology)) {}
+        mem(load, memory_model::capacities_of(topology)),
+        tiers(topology, hw, cpus_per_node(m)),
+        promotion(topology.node_count()) {}
 
   const dynamic_topology& topo;
   const workload& w;
@@ -94,6 +99,10 @@ struct world {
   /// Per process, the nodes its memory is bound to (set_mempolicy(MPOL_BIND)); empty: unbound.
   std::vector<std::vector<node_index>> memory_nodes;
   std::uint64_t task_ticks = 0, faults = 0;  // the simulator's units of work
+  /// The machine's memory tiers, each fast node's promotion state, and what tiering did.
+  memory_tiering tiers;
+  std::vector<promotion_node_state> promotion;
+  tiering_stats tiering;
 
   /// Charges task `id` `ms` of CPU time spent in NUMA balancing (a hinting fault, a page copy):
   /// the task does no work meanwhile, and its process's balancer time (system time) grows.
@@ -116,12 +125,14 @@ struct world {
  private:
   // The run's hardware: the options' measured costs, checked against the machine, else
   // derived from its SLIT and CPU counts.
+  static std::vector<std::size_t> cpus_per_node(const machine& m) {
+    std::vector<std::size_t> cpus;
+    for (const auto& node : m.node_cpus) cpus.push_back(node.size());
+    return cpus;
+  }
+
   static machine_costs costs_for(const dynamic_topology& topology, const run_options& o, const machine& m) {
-    if (!o.hardware) {
-      std::vector<std::size_t> cpus;
-      for (const auto& node : m.node_cpus) cpus.push_back(node.size());
-      return from_slit(topology, cpus);
-    }
+    if (!o.hardware) return from_slit(topology, cpus_per_node(m));
     machine_costs hw = *o.hardware;
     complete_routes(hw);
     if (auto bad = validate(hw, topology.node_count()))
