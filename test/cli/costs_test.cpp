@@ -103,7 +103,7 @@ TEST_CASE("printed costs read back to the same costs, for every named machine") 
   const auto machines = run_numaplace({"sim", "--list-machines"});
   for (const std::string name : {"seed000-8node", "seed001-4node", "seed002-ht", "seed003-4node", "seed004-2socket",
                                  "amd-opteron-8node", "intel-r910-4node", "amd-epyc-7742-nps4", "ibm-power7-sparse",
-                                 "ibm-power9-gpu", "intel-gold6230-snc2"}) {
+                                 "ibm-power9-gpu", "intel-gold6230-snc2", "intel-spr-2s-cxl"}) {
     INFO(name);
     const auto first = run_numaplace({"sim", "--machine", name, "--costs-json"});
     REQUIRE(first.exit_code == 0);

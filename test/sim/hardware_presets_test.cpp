@@ -5,7 +5,9 @@
 #include <numaplace/sim/hardware_presets.hpp>
 #include <numaplace/topology/presets.hpp>
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 using namespace numaplace;
 using namespace numaplace::sim;
@@ -162,4 +164,73 @@ TEST_CASE("seed003: the latency ratio is the measured single-thread bandwidth ra
   const machine_costs c = costs_of("seed003-4node");
   CHECK(c.ratio(0, 1) == doctest::Approx(8.4 / 6.7));
   CHECK(c.core_stream_gbs == 8.4);
+}
+
+TEST_CASE("SPR with CXL: the expanders are CPU-less nodes with memory, each one x8 link from its socket") {
+  const dynamic_topology t = presets::find("intel-spr-2s-cxl")->build();
+  REQUIRE(t.node_count() == 4);
+  for (node_index socket : {0u, 1u}) {
+    CHECK(t.cpus(socket).size() == 104);  // 52 cores x HT
+    CHECK(t.memory_bytes(socket) > 0);
+  }
+  for (node_index cxl : {2u, 3u}) {
+    CHECK(t.cpus(cxl).empty());
+    CHECK(t.memory_bytes(cxl) >= std::uint64_t{64} << 30);
+  }
+  const machine_costs c = costs_of("intel-spr-2s-cxl");
+  CHECK(c.threads_per_core == 2);
+  // An expander serves far less than a socket's eight DDR5 channels.
+  CHECK(c.node_bandwidth_gbs[2] == 17.8);
+  CHECK(c.node_bandwidth_gbs[2] * 10 < c.node_bandwidth_gbs[0]);
+  // Socket 0 reaches its own expander over one link, the other socket's over UPI and that
+  // socket's x8 link.
+  CHECK(c.route(0, 2).size() == 1);
+  CHECK(c.route(0, 3).size() == 2);
+  CHECK(c.route(1, 2).size() == 2);
+  CHECK(c.links[c.route(0, 2)[0]].gb_per_s == 32.0);
+}
+
+TEST_CASE("SPR with CXL: an expander is slower than the other socket's DRAM, though SLIT says it is nearer") {
+  const machine_costs c = costs_of("intel-spr-2s-cxl");
+  const dynamic_topology t = presets::find("intel-spr-2s-cxl")->build();
+  // The 8468's MLC: mean of the same-socket entries 108.2 ns, of the cross-socket ones 187.6.
+  CHECK(c.local_latency_ns == doctest::Approx(108.2).epsilon(0.001));
+  CHECK(c.ratio(0, 1) == doctest::Approx(187.6 / 108.2).epsilon(0.002));
+  // Intel's 250 ns for the expander from its own socket; from the other socket, plus the UPI hop.
+  CHECK(c.ratio(0, 2) * c.local_latency_ns == doctest::Approx(250.0));
+  CHECK(c.ratio(0, 3) * c.local_latency_ns == doctest::Approx(250.0 + 187.6 - 108.2).epsilon(0.002));
+  for (node_index s : {0u, 1u}) {
+    const node_index other = 1 - s, near = s + 2, far = other + 2;
+    CAPTURE(s);
+    CHECK(1.0 < c.ratio(s, other));
+    CHECK(c.ratio(s, other) < c.ratio(s, near));
+    CHECK(c.ratio(s, near) < c.ratio(s, far));
+    // Firmware's SLIT orders the near expander before the other socket's DRAM.
+    CHECK(t.distance(s, near) < t.distance(s, other));
+  }
+}
+
+TEST_CASE("SPR with CXL: every kind of figure has a source line, and what was derived is said") {
+  const machine_costs c = costs_of("intel-spr-2s-cxl");
+  const auto sourced = [&](std::string_view what) {
+    for (const auto& line : c.sources) {
+      if (line.starts_with(what)) return true;
+    }
+    return false;
+  };
+  for (const std::string_view what :
+       {"topology, node sizes:", "latency, DRAM bandwidth:", "CXL expander:", "CXL link:", "links:", "loaded latency:"}) {
+    CAPTURE(what);
+    CHECK(sourced(what));
+  }
+  for (const auto& line : c.sources) {
+    CAPTURE(line);
+    CHECK(line.find("http") != std::string::npos);
+  }
+  for (const std::string_view derived : {"mean of the 8468's same-socket entries", "plus what UPI adds",
+                                         "assumed to stream 20 GB/s", "half x16's 64 GB/s", "assumed to have all four",
+                                         "mirror their columns"}) {
+    CAPTURE(derived);
+    CHECK(c.assumption.find(derived) != std::string::npos);
+  }
 }

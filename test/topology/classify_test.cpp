@@ -109,6 +109,8 @@ TEST_CASE("every preset classifies as documented") {
       {"intel-r910-4node", numa_kind::direct, 20},     {"amd-epyc-7742-nps4", numa_kind::backplane, 32},
       {"ibm-power7-sparse", numa_kind::backplane, 40}, {"ibm-power9-gpu", numa_kind::direct, 40},
       {"intel-gold6230-snc2", numa_kind::backplane, 21},
+      // The CXL nodes have no CPUs and do not count: two sockets at 21.
+      {"intel-spr-2s-cxl", numa_kind::direct, 21},
   };
   CHECK(presets::all().size() == std::size(expected));
   for (const auto& e : expected) {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <numaplace/topology/load_file.hpp>
+#include <numaplace/topology/presets.hpp>
 
 #include <filesystem>
 #include <set>
@@ -41,6 +42,8 @@ const std::vector<expectation>& expectations() {
       {"intel-xeon-e7-4870-8s-8node.numactl", 8, numa_kind::backplane, 19, {}},
       // 10/12/21: the first far pair (0, 4) at 21 has no node closer than 21 to both.
       {"leonardo-dcgp-8node.numactl", 8, numa_kind::backplane, 21, {}},
+      // Nodes 2 and 3 are CPU-less CXL expanders: not counted, the two sockets are DIRECT at 21.
+      {"intel-spr-2s-cxl-4node.numactl", 4, numa_kind::direct, 21, {}},
   };
   return list;
 }
@@ -88,4 +91,22 @@ TEST_CASE("the LKML matrix and its numactl output describe the same machine") {
   const auto leonardo = load::file(folder / "leonardo-dcgp-8node.numactl");
   CHECK(leonardo.cpus(7).size() == 14);
   CHECK(leonardo.memory_bytes(0) == std::uint64_t{63565} << 20);
+}
+
+TEST_CASE("the CXL preset is the numactl output it cites: distances, CPUs and memory per node") {
+  const std::filesystem::path folder = std::filesystem::path(NUMAPLACE_TEST_DATA) / "topologies";
+  const auto numactl = load::file(folder / "intel-spr-2s-cxl-4node.numactl");
+  const auto* p = presets::find("intel-spr-2s-cxl");
+  REQUIRE(p != nullptr);
+  const auto preset = p->build();
+  REQUIRE(preset.node_count() == numactl.node_count());
+  for (node_index a = 0; a < preset.node_count(); ++a) {
+    CAPTURE(a);
+    for (node_index b = 0; b < preset.node_count(); ++b) CHECK(preset.distance(a, b) == numactl.distance(a, b));
+    CHECK(preset.cpus(a).size() == numactl.cpus(a).size());
+    CHECK(preset.memory_bytes(a) == numactl.memory_bytes(a));
+  }
+  CHECK(numactl.cpus(0).size() == 104);
+  CHECK(numactl.cpus(2).empty());
+  CHECK(numactl.memory_bytes(3) == std::uint64_t{131072} << 20);
 }

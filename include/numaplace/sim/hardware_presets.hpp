@@ -146,6 +146,72 @@ inline const char* const source_amd_40555 =
     "latency ratios: AMD 40555 'Performance Guidelines for AMD Athlon 64 and AMD Opteron ccNUMA "
     "Multiprocessor Systems' (2006), Figure 4: reads take 108-109 % of local one hop away, 130 % two hops away";
 
+// Sapphire Rapids with CXL memory expanders (intel-spr-2s-cxl).
+
+/// Intel MLC 3.11a on 2x Xeon Platinum 8468 (Sapphire Rapids, DDR5-4800, SNC4: nodes 0-3 are
+/// socket 0's quadrants, 4-7 socket 1's): idle latency in ns from a core on node (row) to
+/// memory on node (column).
+inline constexpr std::array<std::array<double, 8>, 8> mlc_spr_8468_snc4_ns{{
+    {95.4, 106.3, 111.9, 123.2, 188.3, 188.4, 188.1, 188.3},
+    {103.5, 96.3, 118.9, 113.4, 187.4, 187.6, 186.9, 187.6},
+    {110.2, 120.7, 96.2, 107.7, 187.6, 187.7, 187.5, 187.8},
+    {119.0, 112.5, 102.4, 96.5, 187.6, 187.8, 187.4, 187.9},
+    {188.1, 189.2, 187.6, 189.2, 95.8, 105.9, 112.4, 122.6},
+    {186.6, 188.0, 186.1, 188.2, 105.1, 96.8, 117.0, 110.1},
+    {187.0, 188.3, 186.8, 188.2, 109.7, 120.0, 97.4, 106.8},
+    {186.0, 187.5, 186.1, 187.7, 117.2, 110.2, 104.6, 96.9},
+}};
+/// The same run's peak injection bandwidth, all reads, both sockets reading their own memory.
+inline constexpr double mlc_spr_8468_all_reads_mb_s = 491946.4;
+
+/// The mean of that matrix's entries on one side of the socket boundary: with SNC off a
+/// socket's memory is interleaved over its four quadrants, so a core waits the mean of its
+/// own socket's four (same_socket) or the other socket's four.
+inline double spr_mean_ns(bool same_socket) {
+  double sum = 0;
+  int count = 0;
+  for (std::size_t a = 0; a < 8; ++a) {
+    for (std::size_t b = 0; b < 8; ++b) {
+      if ((a / 4 == b / 4) != same_socket) continue;
+      sum += mlc_spr_8468_snc4_ns[a][b];
+      ++count;
+    }
+  }
+  return sum / count;
+}
+
+/// One E3.S CXL 2.0 expander (PCIe Gen5 x8, 96 GB) on 2x Xeon Platinum 8470, per Intel.
+inline constexpr double cxl_e3s_x8_read_gbs = 17.8;
+inline constexpr double cxl_e3s_x8_latency_ns = 250;
+/// PCIe 5.0 / CXL at 32 GT/s: 64 GB/s each way over x16, so 32 over x8.
+inline constexpr double cxl_x8_link_gbs = 64.0 / 2;
+/// UPI 2.0: 16 GT/s, two bytes a transfer each way (as QPI's 6.4 GT/s carry 12.8 GB/s).
+inline constexpr double upi2_link_gbs = 16.0 * 2;
+/// What two Skylake-SP UPI links (10.4 GT/s, 20.8 GB/s each way) carried of their peak in
+/// the measured remote read: 34 / 41.6.
+inline constexpr double upi_measured_share = skylake_remote_read_gbs / (2 * 10.4 * 2);
+
+inline const char* const source_spr_mlc =
+    "latency, DRAM bandwidth: Intel MLC 3.11a on 2x Xeon Platinum 8468 (Sapphire Rapids, DDR5-4800, SNC4): own "
+    "quadrant 95.4-97.4 ns, the socket's other quadrants 102.4-123.2 ns, the other socket 186.0-189.2 ns; peak "
+    "injection bandwidth, all reads, 491946.4 MB/s for both sockets; one quadrant's threads read another socket's "
+    "quadrant at 56.2-56.6 GB/s (https://github.com/gjbex/Code-optimization, info/sapphirerapids_mlc.txt)";
+inline const char* const source_cachelib_cxl =
+    "CXL expander: Intel's CacheLib OCP demo on 2x Xeon Platinum 8470 (52 cores a socket, Hyper-Threading on, "
+    "8 channels of DDR5-4800): each CXL 2.0 expander an E3.S card on PCIe Gen 5.0 x8, 96 GB, all reads 17.8 GB/s, "
+    "latency 250 ns (https://github.com/intel/CacheLib/wiki/OCP-demo-configuration)";
+inline const char* const source_cxl_link =
+    "CXL link: CXL runs on the PCIe 5.0 PHY at 32 GT/s, 64 GB/s each direction over x16 (Intel PSG blog, 'How do "
+    "the new Intel Agilex FPGA family and the CXL coherent interconnect fabric intersect?': "
+    "https://blogs.intel.com/psg/how-do-the-new-intel-agilex-fpga-family-and-the-cxl-coherent-interconnect-fabric-"
+    "intersect/)";
+inline const char* const source_upi2 =
+    "links: Sapphire Rapids has up to four UPI 2.0 links (https://actualnewsmagazine.com/sapphire-rapids-affronte-"
+    "milan-x-dans-un-combat-epyc) at 16 GT/s (TechPowerUp: https://techpowerup.com/news-tags/intel?page=95)";
+inline const char* const source_ddr5_channels =
+    "DDR5 check: 8 DDR5-4800 channels at 38.4 GB/s each, about 300 GB/s a socket (Matthew Wilcox, linux-acpi, "
+    "2025-01-15: http://mail.spinics.net/lists/linux-acpi/msg130089.html); MLC's 246 GB/s a socket is 80 % of it";
+
 }  // namespace hardware_detail
 
 /// seed000: 8x Xeon E7-8870 (Westmere-EX) in an HP DL980 G7: QPI joins each pair of sockets
@@ -463,10 +529,67 @@ inline machine_costs opteron_6134_4s_costs() {
   return c;
 }
 
+/// intel-spr-2s-cxl: 2x Xeon Sapphire Rapids (52 cores x HT), nodes 0 and 1 the sockets'
+/// DDR5, node 2 a CXL Type-3 expander behind socket 0, node 3 one behind socket 1.
+inline machine_costs spr_2s_cxl_costs() {
+  using namespace hardware_detail;
+  machine_costs c;
+  c.name = "2x Xeon Sapphire Rapids + 2 CXL Type-3 expanders (PCIe Gen5 x8)";
+  // Hyper-Threading / SMT2: two threads per core.
+  c.threads_per_core = 2;
+  const double local_ns = spr_mean_ns(true), remote_ns = spr_mean_ns(false);
+  // The far expander: the near one's latency plus what crossing UPI adds to a DRAM access.
+  const double cxl_near_ns = cxl_e3s_x8_latency_ns, cxl_far_ns = cxl_near_ns + (remote_ns - local_ns);
+  const auto socket = [](std::size_t x) { return x % 2; };
+  const auto is_cxl = [](std::size_t x) { return x >= 2; };
+  c.latency_ratio = ratios(4, [&](std::size_t a, std::size_t b) {
+    // A CPU-less node's row is never read (no CPU runs there); it mirrors its column.
+    if (is_cxl(a) && is_cxl(b)) return cxl_far_ns / local_ns;
+    if (is_cxl(a)) std::swap(a, b);
+    if (!is_cxl(b)) return remote_ns / local_ns;
+    return (socket(a) == socket(b) ? cxl_near_ns : cxl_far_ns) / local_ns;
+  });
+  c.local_latency_ns = local_ns;
+  const double socket_gbs = mlc_spr_8468_all_reads_mb_s / 1000 / 2;
+  c.node_bandwidth_gbs = {socket_gbs, socket_gbs, cxl_e3s_x8_read_gbs, cxl_e3s_x8_read_gbs};
+  c.core_stream_gbs = 20;
+  // Four UPI links between the sockets, as one; each expander on an x8 link to its socket.
+  c.links = {{0, 1, 4 * upi2_link_gbs * upi_measured_share}, {0, 2, cxl_x8_link_gbs}, {1, 3, cxl_x8_link_gbs}};
+  c.loaded = measured_loaded_curve();
+  c.sources = {
+      "topology, node sizes: numactl -H of a 2-socket, 208-CPU box with one CXL expander per socket (Steve Scargall, "
+      "'How To Map a CXL Endpoint to a CPU Socket in Linux', 2022-12-27: "
+      "https://stevescargall.com/blog/2022/12/how-to-map-a-cxl-endpoint-to-a-cpu-socket-in-linux/)",
+      source_spr_mlc,
+      source_cachelib_cxl,
+      source_cxl_link,
+      source_upi2,
+      source_qpi,
+      source_skylake_bandwidth,
+      source_ddr5_channels,
+      source_loaded_curve,
+  };
+  c.assumption =
+      "the Platinum 8468's MLC figures (48 cores, SNC4) taken for a 52-core part with SNC off: local latency is the "
+      "mean of the 8468's same-socket entries (a socket's memory interleaved over its four quadrants), remote the "
+      "mean of its cross-socket entries; DRAM bandwidth a socket is half the 8468's all-read peak injection "
+      "bandwidth; CXL from its own socket is Intel's 250 ns for the 8470's expander (its tool not stated), from the "
+      "other socket 250 ns plus what UPI adds to a DRAM access (remote - local), no published figure found; the "
+      "rows of the CPU-less nodes mirror their columns; the four UPI links (the 8470 assumed to have all four) are "
+      "one link of 4 x 32 GB/s (two bytes a transfer each way at 16 GT/s) times the share of UPI peak Skylake-SP's "
+      "measured remote read reached (34 / 41.6); each expander's x8 link is half x16's 64 GB/s; one core assumed "
+      "to stream 20 GB/s (no figure found); the bandwidths assume all eight DDR5 channels populated, while the "
+      "node sizes are those of the numactl box, whose 64 GB a socket may fill fewer; the loaded-latency curve is "
+      "Skylake-SP's, assumed to hold in shape for DDR5 and for the expander";
+  complete_routes(c);
+  return c;
+}
+
 /// Names of the topology presets that have measured costs here.
 inline std::vector<std::string_view> hardware_preset_names() {
   return {"seed000-8node",   "seed001-4node",    "seed002-ht",         "seed003-4node",      "seed004-2socket",
-          "intel-r910-4node", "amd-opteron-8node", "amd-epyc-7742-nps4", "intel-gold6230-snc2"};
+          "intel-r910-4node", "amd-opteron-8node", "amd-epyc-7742-nps4", "intel-gold6230-snc2",
+          "intel-spr-2s-cxl"};
 }
 
 /// The costs of the topology preset called `machine_name`; nothing for a machine without
@@ -482,6 +605,7 @@ inline std::optional<machine_costs> hardware_preset(std::string_view machine_nam
   if (machine_name == "amd-opteron-8node") return opteron_6134_4s_costs();
   if (machine_name == "amd-epyc-7742-nps4") return epyc_7742_nps4_costs();
   if (machine_name == "intel-gold6230-snc2") return gold6230_snc2_costs();
+  if (machine_name == "intel-spr-2s-cxl") return spr_2s_cxl_costs();
   return std::nullopt;
 }
 

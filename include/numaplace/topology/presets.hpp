@@ -107,6 +107,23 @@ inline constexpr static_topology<4> intel_gold6230_snc2{{{
     {21, 11, 21, 10},
 }}};
 
+/// 2x Xeon Sapphire Rapids (52 cores x HT each) with one CXL Type-3 memory expander behind
+/// each socket: nodes 0 and 1 are the sockets, 2 and 3 their CPU-less CXL nodes. Steve
+/// Scargall's `numactl -H` ("How To Map a CXL Endpoint to a CPU Socket in Linux",
+/// 2022-12-27): the expander at 38:00.0 is node 2 on socket 0, b8:00.0 node 3 on socket 1.
+/// Firmware puts a socket's own expander at 14, nearer than the other socket's DRAM (21).
+inline constexpr static_topology<4> intel_spr_2s_cxl{{{
+    {10, 21, 14, 24},
+    {21, 10, 24, 14},
+    {14, 24, 10, 26},
+    {24, 14, 26, 10},
+}}};
+
+/// Node sizes the same `numactl -H` printed ("MB" there is MiB): DRAM 64167 and 64472 MiB, the
+/// expanders 64 and 128 GiB.
+inline constexpr std::array<std::uint64_t, 4> intel_spr_2s_cxl_memory{
+    std::uint64_t{64167} << 20, std::uint64_t{64472} << 20, std::uint64_t{65536} << 20, std::uint64_t{131072} << 20};
+
 /// One named machine.
 struct preset {
   std::string_view name;
@@ -117,22 +134,33 @@ struct preset {
 
 namespace detail {
 
+/// The first `cpu_nodes` nodes get `cpus_per_node` CPUs each, the rest none; node a has
+/// memory[a] bytes.
 template <std::size_t N>
-dynamic_topology with_shape(const static_topology<N>& s, unsigned cpus_per_node, std::uint64_t memory,
-                            std::size_t cpu_nodes = N) {
+dynamic_topology with_shape(const static_topology<N>& s, unsigned cpus_per_node,
+                            const std::array<std::uint64_t, N>& memory, std::size_t cpu_nodes = N) {
   std::vector<std::vector<long long>> rows(N, std::vector<long long>(N));
   std::vector<node_attributes> nodes(N);
   unsigned next_cpu = 0;
   for (node_index a = 0; a < N; ++a) {
     for (node_index b = 0; b < N; ++b) rows[a][b] = s.distance(a, b);
     nodes[a].id = s.id_of(a);
-    nodes[a].memory_bytes = memory;
+    nodes[a].memory_bytes = memory[a];
     nodes[a].has_cpu = a < cpu_nodes;
     if (nodes[a].has_cpu) {
       for (unsigned c = 0; c < cpus_per_node; ++c) nodes[a].cpus.push_back(next_cpu++);
     }
   }
   return dynamic_topology(rows, std::move(nodes));
+}
+
+/// Every node with the same memory.
+template <std::size_t N>
+dynamic_topology with_shape(const static_topology<N>& s, unsigned cpus_per_node, std::uint64_t memory,
+                            std::size_t cpu_nodes = N) {
+  std::array<std::uint64_t, N> each{};
+  each.fill(memory);
+  return with_shape(s, cpus_per_node, each, cpu_nodes);
 }
 
 }  // namespace detail
@@ -169,6 +197,10 @@ inline std::span<const preset> all() {
        "hwloc tests/hwloc/linux/nvidiagpunumanodes", [] { return detail::with_shape(ibm_power9_gpu, 88, 16 * gib, 2); }},
       {"intel-gold6230-snc2", "2x Xeon Gold 6230 with SNC2, 4 nodes x 20 CPUs (backplane)",
        "hwloc tests/hwloc/linux/memorysidecaches", [] { return detail::with_shape(intel_gold6230_snc2, 20, 96 * gib); }},
+      {"intel-spr-2s-cxl",
+       "2x Xeon Sapphire Rapids, 2 nodes x 104 CPUs (52 cores x HT) + 2 CPU-less CXL memory expanders (64, 128 GiB)",
+       "numactl -H in S. Scargall, 'How To Map a CXL Endpoint to a CPU Socket in Linux', 2022-12-27",
+       [] { return detail::with_shape(intel_spr_2s_cxl, 104, intel_spr_2s_cxl_memory, 2); }},
   };
   return list;
 }
