@@ -414,6 +414,17 @@ TEST_CASE("sim in memory-tiering mode: the tiers and what promotion and demotion
   const auto text = run_numaplace({"sim", "--config", config});
   CHECK(contains(text.out, "  tiering:  numa_balancing=3"));
   CHECK(contains(text.out, "  tiering, linux-6.12: "));
+  // --merge reads both back: the merged report says the same.
+  const std::string part = numaplace_cli_test::scratch_file("tiering-part.json", j.dump());
+  const auto merged = run_numaplace({"sim", "--merge", part});
+  const auto line = [](const std::string& out, const std::string& start) {
+    const auto at = out.find(start);
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+  };
+  CHECK_FALSE(line(text.out, "  tiering, ").empty());
+  CHECK(line(merged.out, "  tiering, ") == line(text.out, "  tiering, "));
+  CHECK(line(merged.out, "  tiering:  ") == line(text.out, "  tiering:  "));
+  std::filesystem::remove(part);
   // The command line wins over the file: mode 1 promotes nothing and says nothing of tiering.
   const auto plain = run_numaplace({"sim", "--config", config, "--numa-balancing", "1"});
   CHECK(plain.exit_code == 0);
