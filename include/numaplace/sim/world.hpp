@@ -123,14 +123,14 @@ struct world {
   }
 
  private:
-  // The run's hardware: the options' measured costs, checked against the machine, else
-  // derived from its SLIT and CPU counts.
+  // Each node's CPU count, as the cost derivation and the tiers take it.
   static std::vector<std::size_t> cpus_per_node(const machine& m) {
     std::vector<std::size_t> cpus;
     for (const auto& node : m.node_cpus) cpus.push_back(node.size());
     return cpus;
   }
-
+  // The run's hardware: the options' measured costs, checked against the machine, else
+  // derived from its SLIT and CPU counts.
   static machine_costs costs_for(const dynamic_topology& topology, const run_options& o, const machine& m) {
     if (!o.hardware) return from_slit(topology, cpus_per_node(m));
     machine_costs hw = *o.hardware;
