@@ -6,6 +6,7 @@
 
 #include <numaplace/topology/memory_tiers.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -55,4 +56,40 @@ TEST_CASE("memory tiers: a bad tier names its file; other entries are not tiers"
   REQUIRE(t);
   CHECK(t->id == 22);
   CHECK(t->nodes == std::vector<unsigned>{2, 5, 6});
+}
+
+TEST_CASE("memory tiers: the top tier ends at the slowest tier holding CPUs") {
+  const auto cpus_on = [](std::vector<unsigned> nodes) {
+    return [nodes](unsigned id) { return std::find(nodes.begin(), nodes.end(), id) != nodes.end(); };
+  };
+  // DRAM 0-1 with CPUs in tier 4, a CXL expander in 22, a slower one in 50.
+  const std::vector<memory_tier> cxl{{4, {0, 1}}, {22, {3}}, {50, {2}}};
+  CHECK(lower_tier_nodes(cxl, cpus_on({0, 1})) == std::vector<unsigned>{2, 3});
+  // A CPU node in tier 22 (say, an HBM machine's DRAM ranked below its HBM) makes 22 top tier:
+  // tier 4 above it too, though it has no CPUs.
+  const std::vector<memory_tier> hbm{{3, {2}}, {4, {0}}, {22, {1}}, {50, {3}}};
+  CHECK(lower_tier_nodes(hbm, cpus_on({0, 1})) == std::vector<unsigned>{3});
+  // One tier, or none with CPUs: nothing below.
+  CHECK(lower_tier_nodes({{4, {0, 1, 2}}}, cpus_on({0, 1})).empty());
+  CHECK(lower_tier_nodes(cxl, cpus_on({})).empty());
+  CHECK(lower_tier_nodes({}, cpus_on({0})).empty());
+}
+
+TEST_CASE("memory tiers: grouped from each node's tier, fastest first") {
+  const auto tiers = group_memory_tiers({{3, 22}, {0, 4}, {2, 22}, {1, 4}, {4, 143}});
+  REQUIRE(tiers.size() == 3);
+  CHECK(tiers[0].id == 4);
+  CHECK(tiers[0].nodes == std::vector<unsigned>{0, 1});
+  CHECK(tiers[1].id == 22);
+  CHECK(tiers[1].nodes == std::vector<unsigned>{2, 3});
+  CHECK(tiers[2].id == 143);
+  CHECK(group_memory_tiers({}).empty());
+}
+
+TEST_CASE("memory tiers: found beside a node folder shaped like /sys's, not beside a bare tree") {
+  const auto beside = load::sysfs_memory_tiers_beside(tree("cxl/devices/system/node"));
+  REQUIRE(beside.size() == 2);
+  CHECK(beside[1].nodes == std::vector<unsigned>{2});
+  CHECK(load::sysfs_memory_tiers_beside(tree("cxl/devices/system/node/")).size() == 2);
+  CHECK(load::sysfs_memory_tiers_beside(std::string(NUMAPLACE_TEST_DATA) + "/sysfs/cxl").empty());
 }

@@ -135,21 +135,9 @@ inline loaded_topology load_topology_file(const std::string& path) {
   return loaded;
 }
 
-/// The memory tiers beside a sysfs node folder: ROOT/../../virtual/memory_tiering for a ROOT
-/// that ends in devices/system/node, as /sys's does; none for a bare node tree.
-inline std::vector<numaplace::memory_tier> memory_tiers_beside(const std::filesystem::path& root) {
-  const std::filesystem::path node = root.lexically_normal();
-  const std::filesystem::path tail = node.has_filename() ? node : node.parent_path();
-  if (tail.filename() != "node" || tail.parent_path().filename() != "system" ||
-      tail.parent_path().parent_path().filename() != "devices") {
-    return {};
-  }
-  return numaplace::load::sysfs_memory_tiers(tail.parent_path().parent_path() / "virtual" / "memory_tiering");
-}
-
 /// The sysfs node folder `root`; `label` starts the source ("this machine", "sysfs").
 inline loaded_topology load_sysfs_source(const std::string& root, std::string_view label) {
-  return {numaplace::load::sysfs(root), fmt::format("{} (sysfs {})", label, root), {}, {}, {}, memory_tiers_beside(root)};
+  return {numaplace::load::sysfs(root), fmt::format("{} (sysfs {})", label, root), {}, {}, {}, numaplace::load::sysfs_memory_tiers_beside(root)};
 }
 
 /// The machine `request` names, when it names one without hwloc: a file, an inline topology

@@ -9,6 +9,8 @@
 //
 // The kernel publishes its tiers in /sys/devices/virtual/memory_tiering/memory_tierN/nodelist,
 // N being the tier's first abstract distance over 128; load::sysfs_memory_tiers reads them.
+// lower_tier_nodes() says which nodes are below the top tier: memory to spill into, not a
+// job's own.
 
 #include <algorithm>
 #include <filesystem>
@@ -16,9 +18,12 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
+#include "dynamic_topology.hpp"
 #include "text_input.hpp"
+#include "types.hpp"
 
 namespace numaplace {
 
@@ -56,6 +61,52 @@ struct memory_tier {
   unsigned id = 0;
   std::vector<unsigned> nodes;
 };
+
+/// The nodes below the top tier, ascending. The top tier is the slowest tier holding a node
+/// with CPUs and every faster one (establish_demotion_targets() sets it, node_is_toptier()
+/// asks it; mm/memory-tiers.c, 6.1 to 7.3): hot pages below it are promoted, and a runtime
+/// should not count its nodes' memory as the job's own. `tiers` fastest first (as the
+/// readers give them); `has_cpus(node id)`. None when no tier holds a node with CPUs (a
+/// machine that could not run anything).
+template <class HasCpus>
+std::vector<unsigned> lower_tier_nodes(const std::vector<memory_tier>& tiers, HasCpus&& has_cpus) {
+  std::size_t top = tiers.size();  // the index of the slowest tier with CPUs
+  for (std::size_t k = 0; k < tiers.size(); ++k) {
+    if (std::any_of(tiers[k].nodes.begin(), tiers[k].nodes.end(), has_cpus)) top = k;
+  }
+  std::vector<unsigned> below;
+  if (top == tiers.size()) return below;
+  for (std::size_t k = top + 1; k < tiers.size(); ++k) below.insert(below.end(), tiers[k].nodes.begin(), tiers[k].nodes.end());
+  std::sort(below.begin(), below.end());
+  return below;
+}
+
+/// Per dense index of `t`, whether the node is below the top tier of `tiers` (ids as `t`'s);
+/// all false when `tiers` is empty. A node has CPUs as `t` says (has_cpu: N_CPU).
+inline std::vector<bool> lower_tier_flags(const dynamic_topology& t, const std::vector<memory_tier>& tiers) {
+  std::vector<bool> flags(t.node_count(), false);
+  const auto has_cpus = [&](unsigned id) {
+    const std::optional<node_index> n = t.index_of(static_cast<node_id>(id));
+    return n && t.has_cpu(*n);
+  };
+  for (const unsigned id : lower_tier_nodes(tiers, has_cpus)) {
+    if (const std::optional<node_index> n = t.index_of(static_cast<node_id>(id))) flags[*n] = true;
+  }
+  return flags;
+}
+
+/// Tiers from each node's tier id (memory_tier_id()), fastest first, their nodes ascending:
+/// the list the kernel keeps, for a machine whose tiers are computed rather than read.
+inline std::vector<memory_tier> group_memory_tiers(const std::vector<std::pair<unsigned, unsigned>>& node_and_tier) {
+  std::vector<memory_tier> tiers;
+  for (const auto& [node, id] : node_and_tier) {
+    auto it = std::lower_bound(tiers.begin(), tiers.end(), id, [](const memory_tier& t, unsigned v) { return t.id < v; });
+    if (it == tiers.end() || it->id != id) it = tiers.insert(it, memory_tier{id, {}});
+    it->nodes.push_back(node);
+  }
+  for (memory_tier& t : tiers) std::sort(t.nodes.begin(), t.nodes.end());
+  return tiers;
+}
 
 namespace load {
 
@@ -96,6 +147,19 @@ inline std::vector<memory_tier> sysfs_memory_tiers(const std::filesystem::path& 
   if (ec) detail::fail(root.string(), 0, "cannot list the folder: " + ec.message());
   std::sort(tiers.begin(), tiers.end(), [](const memory_tier& a, const memory_tier& b) { return a.id < b.id; });
   return tiers;
+}
+
+/// The memory tiers beside a sysfs node folder: ROOT/../../virtual/memory_tiering for a ROOT
+/// that ends in devices/system/node, as /sys's does and a copied tree may; none for a bare
+/// node tree, whose kernel's tiers were not kept.
+inline std::vector<memory_tier> sysfs_memory_tiers_beside(const std::filesystem::path& nodes_root) {
+  const std::filesystem::path node = nodes_root.lexically_normal();
+  const std::filesystem::path tail = node.has_filename() ? node : node.parent_path();
+  if (tail.filename() != "node" || tail.parent_path().filename() != "system" ||
+      tail.parent_path().parent_path().filename() != "devices") {
+    return {};
+  }
+  return sysfs_memory_tiers(tail.parent_path().parent_path() / "virtual" / "memory_tiering");
 }
 
 }  // namespace load
