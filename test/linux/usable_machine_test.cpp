@@ -152,6 +152,22 @@ TEST_CASE("a memory-only node is usable for its memory; a node without memory ne
   CHECK(memoryless.cpus(7).size() == 20);
 }
 
+TEST_CASE("the kernel's memory tiers: a CXL node below DRAM is not top tier") {
+  // The cxl tree as /sys lays it out, memory_tiering beside: nodes 0-1 in tier 4, node 2 in 22.
+  const fs::path tiered = data / "sysfs-tiers" / "cxl" / "devices" / "system" / "node";
+  const auto m = usable_machine::read(fixture(data / "linux" / "none", tiered));
+  REQUIRE(m.memory_tiers().size() == 2);
+  CHECK(m.memory_tiers()[1].id == 22);
+  CHECK(m.top_tier(0));
+  CHECK(m.top_tier(1));
+  CHECK_FALSE(m.top_tier(2));
+  CHECK(m.memory_allowed(2));  // still memory the process may spill into
+  // The same nodes as a bare tree: no tiers known, every node top tier.
+  const auto bare = usable_machine::read(fixture(data / "linux" / "none", data / "sysfs" / "cxl"));
+  CHECK(bare.memory_tiers().empty());
+  CHECK(bare.top_tier(2));
+}
+
 TEST_CASE("an injected affinity source replaces Cpus_allowed_list") {
   std::vector<unsigned> affinity = {3, 11, 12};
   const auto m = usable_machine::read(fixture(data / "linux" / "none"), [&] { return affinity; });

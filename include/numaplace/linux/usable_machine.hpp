@@ -9,6 +9,10 @@
 // cpuset_cpus_allowed) and mems_allowed equal to the cpuset's mems, but a cpuset can change
 // under a running task and its files are the authority, so both are read and intersected.
 //
+// The kernel's memory tiers (/sys/devices/virtual/memory_tiering, beside the node folder) say
+// which nodes are slower memory: a CXL expander below the DRAM tier is memory to spill into,
+// never a node to run on or a job's home (top_tier()).
+//
 // Node indexes are the topology's and never change: refresh() re-reads the restrictions only.
 // A node going offline (or coming online) changes the topology itself, so refresh() throws
 // nodes_changed instead, leaving the object as it was; read the machine again to go on.
@@ -33,6 +37,7 @@
 #include "../topology/dynamic_topology.hpp"
 #include "../topology/error.hpp"
 #include "../topology/load_sysfs.hpp"
+#include "../topology/memory_tiers.hpp"
 #include "../topology/types.hpp"
 #include "cpuset.hpp"
 #include "proc_status.hpp"
@@ -131,6 +136,7 @@ class usable_machine {
   static usable_machine read(const roots& where, affinity_reader affinity = {}) {
     usable_machine m(where, std::move(affinity), load::sysfs(where.sysfs_nodes));
     m.allowed_ = m.read_allowed();
+    m.read_tiers();
     return m;
   }
 
@@ -141,6 +147,15 @@ class usable_machine {
   std::span<const unsigned> cpus(node_index n) const noexcept { return allowed_.cpus[n]; }
   /// Whether this process may allocate memory on node `n` (a memoryless node: never).
   bool memory_allowed(node_index n) const noexcept { return allowed_.memory[n]; }
+
+  /// The kernel's memory tiers, fastest first; empty for a kernel without them (before 6.1)
+  /// and for a node tree not read from its /sys place.
+  const std::vector<memory_tier>& memory_tiers() const noexcept { return tiers_; }
+  /// node_is_toptier(): node `n`'s memory is as fast as the fastest CPUs' own. False for a node
+  /// below the top tier (lower_tier_nodes()), whose memory a job should spill into, not start
+  /// on; with numa_balancing=2 the kernel promotes its hot pages. Every node is top tier when
+  /// the kernel has no tiers.
+  bool top_tier(node_index n) const noexcept { return n >= lower_tier_.size() || !lower_tier_[n]; }
 
   /// The nodes with a usable CPU or allowed memory, ascending.
   std::vector<node_index> usable_nodes() const {
@@ -211,6 +226,13 @@ class usable_machine {
     return out;
   }
 
+  // Tiers change only when a node comes or goes (dax/kmem onlining one), which refresh()
+  // reports as nodes_changed: read once.
+  void read_tiers() {
+    tiers_ = load::sysfs_memory_tiers_beside(where_.sysfs_nodes);
+    lower_tier_ = lower_tier_flags(topology_, tiers_);
+  }
+
   // Without an `online` file load::sysfs took every node folder; then nothing can be compared.
   void check_online() const {
     const auto file = where_.sysfs_nodes / "online";
@@ -231,6 +253,8 @@ class usable_machine {
   dynamic_topology topology_;
   std::vector<std::pair<unsigned, node_index>> cpu_home_;  // (CPU, its node), by CPU
   allowed allowed_;
+  std::vector<memory_tier> tiers_;
+  std::vector<bool> lower_tier_;  // per node index: below the top tier
 };
 
 }  // namespace numaplace::os
