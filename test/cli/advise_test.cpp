@@ -68,6 +68,24 @@ TEST_CASE("advise: memory on a node of a lower memory tier is said to be slower"
   CHECK(fits.err.find("memory tier") == std::string::npos);
 }
 
+TEST_CASE("advise: a lower memory tier's node is memory to spill into, not part of the job's circle") {
+  // intel-spr-2s-cxl: sockets 0-1 (104 CPUs, 63 GiB each) and an expander beside each (2 beside
+  // 0, 3 beside 1, at 14; the other socket at 21), tiers from the preset's costs.
+  const auto both = run_numaplace({"advise", "--machine", "intel-spr-2s-cxl", "-w", "120:1000", "--numactl"});
+  CHECK(both.out == "--cpunodebind=0-1 --membind=0-1\n");
+  CHECK(both.err.find("memory tier") == std::string::npos);
+  // 70000 MiB is more than socket 1 has: its expander, nearer than socket 0, takes the rest,
+  // as the kernel's own allocation would fall back, and the advice says it is slower.
+  const auto spill = run_numaplace({"advise", "--machine", "intel-spr-2s-cxl", "-w", "8:70000", "--numactl"});
+  CHECK(spill.out == "--cpunodebind=1 --membind=1,3\n");
+  CHECK(spill.err.find("node 3 is in memory tier 143, below tier 4 (nodes 0-1)") != std::string::npos);
+  // numad's rule knows no tiers: the expander at 14 joins on the way to 120 CPUs.
+  const auto numad = run_numaplace({"advise", "--machine", "intel-spr-2s-cxl", "-w", "120:1000", "--numactl", "--numad"});
+  INFO("numad stderr: " << numad.err);
+  CHECK(numad.out == "--cpunodebind=0-1 --membind=0-1,3\n");
+  CHECK(numad.err.find("node 3 is in memory tier 143") != std::string::npos);
+}
+
 TEST_CASE("advise: memory beyond what is free gives every node and says so") {
   const auto r = run_numaplace({"advise", "-w", "1:900", "--sysfs", guest_sysfs});
   CHECK(r.exit_code == 0);

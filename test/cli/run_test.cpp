@@ -241,6 +241,15 @@ TEST_CASE("run --dry-run on other machines: the nodes advise -w names, bound as 
   p = dry_run({"-w", "4:24", "--sysfs", data_file("proc/seed000-guest/sys")});
   CHECK(p.at("physcpubind") == "4-7");
   CHECK(p.at("OMP_PLACES") == "{4},{5},{6},{7}");
+  // intel-spr-2s-cxl: each socket's expander (tier 143, below the sockets' tier 4) is at 14,
+  // the other socket at 21. 120 CPUs need both sockets, whose memory holds 1000 MiB: the
+  // expander the circle at 14 brought is left out. 200000 MiB is more than the sockets have:
+  // socket 1's expander, within reach, joins; socket 0's, at 24, does not.
+  p = dry_run({"-w", "120:1000", "--machine", "intel-spr-2s-cxl"});
+  CHECK(p.at("cpunodebind") == "0-1");
+  CHECK(p.at("memory nodes") == "0-1");
+  p = dry_run({"-w", "120:200000", "--machine", "intel-spr-2s-cxl"});
+  CHECK(p.at("memory nodes") == "0-1,3");
   // CXL: nodes 0 and 1 have 16 CPUs and 32 GiB free each, node 2 none and 64 GiB free at
   // distance 50. 70000 MiB needs all three; the CPU-less node is memory only.
   p = dry_run({"-w", "1:70000", "--sysfs", data_file("sysfs/cxl"), "--", "./app", "{a,b}"});

@@ -111,6 +111,22 @@ TEST_CASE("a /sys tree with memory tiers shows the kernel's tiers; a bare node t
   CHECK(!contains(bare.out, "memory tiers"));
 }
 
+TEST_CASE("a preset whose costs put its expanders below DRAM shows those tiers") {
+  // intel-spr-2s-cxl's expanders: 250 ns against 108 and 17.8 GB/s against 246, so
+  // 576 * 2.31 * 246 / 17.8 = 18400 (in the kernel's integer steps), tier 143.
+  const auto r = run_numaplace({"topo", "--machine", "intel-spr-2s-cxl"});
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "memory tiers:   4 (nodes 0-1), 143 (nodes 2-3)"));
+  // A topology file has no tiers: --json says it leaves them out.
+  const auto json = run_numaplace({"topo", "--machine", "intel-spr-2s-cxl", "--json"});
+  CHECK(contains(json.err, "preset intel-spr-2s-cxl's memory tiers are not written"));
+  CHECK(!contains(json.out, "tier"));
+  // A preset whose nodes all rank as DRAM, or one without costs, shows none.
+  CHECK(!contains(numaplace_cli_test::output_of({"topo", "--machine", "seed000-8node"}), "memory tiers"));
+  CHECK(!contains(numaplace_cli_test::output_of({"topo", "--machine", "ibm-power9-gpu"}), "memory tiers"));
+}
+
 TEST_CASE("a bad memory tier list is an error naming its file") {
   const std::filesystem::path root = std::filesystem::temp_directory_path() / "numaplace-topo-bad-tier";
   std::filesystem::remove_all(root);

@@ -163,7 +163,7 @@ class advise_command final : public command {
     settings.target_utilization = target_utilization_;
     check_fits(t, facts, settings, d, loaded.source);
     const std::vector<node_index> nodes = numad_ ? advise_as_numad(t, facts, settings, d, loaded.source)
-                                                 : advise_in_circles(t, facts, settings, d, loaded.source);
+                                                 : advise_in_circles(t, facts, settings, d, loaded);
     note_lower_tiers(t, nodes, loaded.memory_tiers);
     print_advice(t, nodes);
     return exit_ok;
@@ -304,9 +304,13 @@ class advise_command final : public command {
 
   std::vector<node_index> advise_in_circles(const numaplace::dynamic_topology& t, const node_facts& f,
                                             const numaplace::numad_settings& s, const numaplace::numad_demand& want,
-                                            const std::string& source) const {
+                                            const loaded_topology& loaded) const {
+    const std::string& source = loaded.source;
     const numaplace::job_demand d{static_cast<unsigned>(want.cpu_hundredths / 100), want.mib};
     numaplace::node_supply supply;
+    // A slower tier's node is memory to spill into, not a home (job_nodes.hpp); numad's rule
+    // (--numad) knows no tiers and is left as numad has it.
+    supply.lower_tier = numaplace::lower_tier_flags(t, loaded.memory_tiers);
     for (node_index i = 0; i < t.node_count(); ++i) {
       supply.cpus.push_back(numaplace::numad_cpu_total(f.logical_cpus[i], s) / 100);
       supply.free_bytes.push_back(f.free_bytes[i]);

@@ -36,6 +36,7 @@
 #include <numaplace/topology/cpulist.hpp>
 #include <numaplace/topology/job_demand.hpp>
 #include <numaplace/topology/job_nodes.hpp>
+#include <numaplace/topology/memory_tiers.hpp>
 #include <numaplace/topology/node_meminfo.hpp>
 #include <numaplace/topology/numad_nodes.hpp>
 #include <numaplace/topology/sysfs_smt.hpp>
@@ -102,6 +103,7 @@ launch_machine this_process_machine() {
             ? numaplace::load::node_meminfo_bytes(default_sysfs_root, m.topology().id_of(n), "MemFree")
             : 0);
     out.supply.memory_known = out.supply.memory_known || m.topology().memory_bytes(n) > 0;
+    out.supply.lower_tier.push_back(!m.top_tier(n));
   }
   return out;
 }
@@ -129,6 +131,7 @@ launch_machine described_machine(loaded_topology loaded, const machine_request& 
     out.supply.free_bytes.push_back(free);
     out.supply.memory_known = out.supply.memory_known || t.memory_bytes(n) > 0;
   }
+  out.supply.lower_tier = numaplace::lower_tier_flags(t, loaded.memory_tiers);
   return out;
 }
 

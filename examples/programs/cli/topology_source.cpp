@@ -4,9 +4,15 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <optional>
+#include <string_view>
 #include <utility>
+#include <vector>
 
+#include <numaplace/sim/hardware_presets.hpp>
+#include <numaplace/sim/memory_tiering.hpp>
+#include <numaplace/topology/memory_tiers.hpp>
 #include <numaplace/topology/presets.hpp>
 
 #include "command.hpp"
@@ -28,6 +34,25 @@ loaded_topology from_this_machine() {
       fmt::format("{} lists no NUMA node and numaplace was built without hwloc; "
                   "choose a topology with --file, --machine or --sysfs",
                   default_sysfs_root));
+}
+
+// A preset with measured costs whose CPU-less nodes are slower memory (CXL expanders): the
+// tiers a kernel reading those figures from HMAT would form (sim::memory_tiering, through
+// mt_perf_to_adistance(), 6.7), so that topo shows them and advise and run treat the nodes as
+// a tier. Nothing for a preset whose nodes all rank as DRAM.
+void add_preset_tiers(loaded_topology& loaded, std::string_view name) {
+  const std::optional<numaplace::sim::machine_costs> costs = numaplace::sim::hardware_preset(name);
+  if (!costs || !loaded.memory_tiers.empty()) return;
+  const numaplace::dynamic_topology& t = loaded.topology;
+  std::vector<std::size_t> cpus;
+  for (numaplace::node_index i = 0; i < t.node_count(); ++i) cpus.push_back(t.cpus(i).size());
+  const numaplace::sim::memory_tiering tiers(t, *costs, cpus);
+  if (!tiers.has_lower_tier()) return;
+  std::vector<std::pair<unsigned, unsigned>> node_tier;
+  for (numaplace::node_index i = 0; i < t.node_count(); ++i) {
+    if (t.has_memory(i)) node_tier.emplace_back(static_cast<unsigned>(t.id_of(i)), tiers.tier(i));
+  }
+  loaded.memory_tiers = numaplace::group_memory_tiers(node_tier);
 }
 
 }  // namespace
@@ -110,7 +135,10 @@ machine_request topology_source::request() const {
 loaded_topology load_machine(const machine_request& request) {
   // Everything but hwloc and this machine is the library's; the order of the two halves is
   // the order machine_request's members are tried in.
-  if (std::optional<loaded_topology> loaded = numaplace::formats::load_topology_source(request)) return std::move(*loaded);
+  if (std::optional<loaded_topology> loaded = numaplace::formats::load_topology_source(request)) {
+    if (request.name) add_preset_tiers(*loaded, *request.name);
+    return std::move(*loaded);
+  }
   if (request.hwloc_xml) return hwloc_xml_file(*request.hwloc_xml);
   if (request.hwloc_synthetic) return hwloc_synthetic_description(*request.hwloc_synthetic);
   if (request.hwloc) {
