@@ -122,9 +122,7 @@ std::string describe_tiering(const sim::experiment& e) {
                                            : "numa_balancing=1 (no promotion)";
   // The tiers the runs' kernel sees: from the machine's costs, measured or derived from SLIT.
   const sim::machine m(e.topology, sim::machine_of(e.machine, e.hardware));
-  std::vector<std::size_t> cpus;
-  for (const auto& node : m.node_cpus) cpus.push_back(node.size());
-  const sim::memory_tiering tiering(e.topology, e.hardware ? *e.hardware : sim::from_slit(e.topology, cpus), cpus);
+  const sim::memory_tiering tiering(e.topology, sim::run_costs(e.topology, e.hardware, m), sim::cpus_per_node(m));
   std::vector<std::string> tiers;
   for (numaplace::node_index n = 0; n < e.topology.node_count(); ++n) {
     if (e.topology.has_memory(n)) tiers.push_back(fmt::format("node {} tier {}{}", e.topology.id_of(n), tiering.tier(n),

@@ -4,6 +4,7 @@
 // (numa_scan, numa_migrate, fork, load_balance, report) each take it by reference, so each file
 // holds one responsibility and none holds another's state.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -65,6 +66,25 @@ struct run_options {
   tiering_options tiering{};
 };
 
+/// Each node's CPU count, as the cost derivation and the tiers take it.
+inline std::vector<std::size_t> cpus_per_node(const machine& m) {
+  std::vector<std::size_t> cpus;
+  for (const auto& node : m.node_cpus) cpus.push_back(node.size());
+  return cpus;
+}
+
+/// A run's hardware: the measured costs, routes completed and checked against the machine, else
+/// derived from its SLIT and CPU counts (from_slit). Throws std::invalid_argument for measured
+/// costs that do not fit the machine.
+inline machine_costs run_costs(const dynamic_topology& topology, const std::optional<machine_costs>& measured,
+                               const machine& m) {
+  if (!measured) return from_slit(topology, cpus_per_node(m));
+  machine_costs hw = *measured;
+  complete_routes(hw);
+  if (auto bad = validate(hw, topology.node_count())) throw std::invalid_argument("machine costs '" + hw.name + "': " + *bad);
+  return hw;
+}
+
 /// A placement that never decides: the baselines without NUMA balancing.
 struct no_placement {
   static constexpr bool has_imbalance_policy() noexcept { return false; }
@@ -82,7 +102,7 @@ struct world {
         c(options.costs),
         rng(options.seed),
         m(topology, machine_of(options.machine, options.hardware)),
-        hw(costs_for(topology, options, m)),
+        hw(run_costs(topology, options.hardware, m)),
         mem(load, memory_model::capacities_of(topology)),
         tiers(topology, hw, cpus_per_node(m)),
         promotion(topology.node_count()) {}
@@ -120,24 +140,6 @@ struct world {
       ++m.processes[t.process].task_moves;
     }
     mem.update_latency(t);
-  }
-
- private:
-  // Each node's CPU count, as the cost derivation and the tiers take it.
-  static std::vector<std::size_t> cpus_per_node(const machine& m) {
-    std::vector<std::size_t> cpus;
-    for (const auto& node : m.node_cpus) cpus.push_back(node.size());
-    return cpus;
-  }
-  // The run's hardware: the options' measured costs, checked against the machine, else
-  // derived from its SLIT and CPU counts.
-  static machine_costs costs_for(const dynamic_topology& topology, const run_options& o, const machine& m) {
-    if (!o.hardware) return from_slit(topology, cpus_per_node(m));
-    machine_costs hw = *o.hardware;
-    complete_routes(hw);
-    if (auto bad = validate(hw, topology.node_count()))
-      throw std::invalid_argument("machine costs '" + hw.name + "': " + *bad);
-    return hw;
   }
 };
 
