@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "round_trip.hpp"
 
 using numaplace_cli_test::data_file;
 using numaplace_cli_test::run_numaplace;
@@ -106,6 +107,7 @@ TEST_CASE("a /sys tree with memory tiers shows the kernel's tiers; a bare node t
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(contains(r.out, "memory tiers:   4 (nodes 0-1), 22 (node 2)"));
+  numaplace_cli_test::check_round_trip({"--sysfs", data_file("sysfs-tiers/cxl/devices/system/node")});
   const auto bare = run_numaplace({"topo", "--sysfs", data_file("sysfs/cxl")});
   REQUIRE(bare.exit_code == 0);
   CHECK(!contains(bare.out, "memory tiers"));
@@ -118,10 +120,12 @@ TEST_CASE("a preset whose costs put its expanders below DRAM shows those tiers")
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(contains(r.out, "memory tiers:   4 (nodes 0-1), 143 (nodes 2-3)"));
-  // A topology file has no tiers: --json says it leaves them out.
-  const auto json = run_numaplace({"topo", "--machine", "intel-spr-2s-cxl", "--json"});
-  CHECK(contains(json.err, "preset intel-spr-2s-cxl's memory tiers are not written"));
-  CHECK(!contains(json.out, "tier"));
+  // The tiers travel in the topology document, and advise reads them back from it.
+  numaplace_cli_test::check_round_trip({"--machine", "intel-spr-2s-cxl"});
+  const std::string written = numaplace_cli_test::output_of({"topo", "--machine", "intel-spr-2s-cxl", "--json"});
+  CHECK(contains(written, "\"memory_tiers\""));
+  const auto advised = run_numaplace({"advise", "--file", "-", "-w", "120:1000", "--numactl"}, written);
+  CHECK(advised.out == "--cpunodebind=0-1 --membind=0-1\n");
   // A preset whose nodes all rank as DRAM, or one without costs, shows none.
   CHECK(!contains(numaplace_cli_test::output_of({"topo", "--machine", "seed000-8node"}), "memory tiers"));
   CHECK(!contains(numaplace_cli_test::output_of({"topo", "--machine", "ibm-power9-gpu"}), "memory tiers"));

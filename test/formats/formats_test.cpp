@@ -52,6 +52,52 @@ TEST_CASE("a bad topology document is refused at its place") {
             .starts_with("m.json: /distances/1/1: "));
 }
 
+TEST_CASE("a topology document carries the kernel's memory tiers, each memory node in one") {
+  // Sockets 0 and 1 with CPUs; node 2 memory only.
+  const std::string nodes = R"("nodes": [
+      {"id": 0, "cpu_list": "0-3", "distances": [10, 21, 14]},
+      {"id": 1, "cpu_list": "4-7", "distances": [21, 10, 24]},
+      {"id": 2, "cpus": [], "has_cpu": false, "distances": [14, 24, 10]}])";
+  const auto with = [&](const std::string& tiers) { return "{" + nodes + R"(, "memory_tiers": )" + tiers + "}"; };
+  const formats::topology_document read =
+      formats::parse_topology_json(with(R"([{"tier": 22, "nodes": [2]}, {"tier": 4, "nodes": [1, 0]}])"), "m.json");
+  REQUIRE(read.memory_tiers.size() == 2);
+  CHECK(read.memory_tiers[0].id == 4);  // fastest first, nodes ascending
+  CHECK(read.memory_tiers[0].nodes == std::vector<unsigned>{0, 1});
+  CHECK(read.memory_tiers[1].nodes == std::vector<unsigned>{2});
+  const std::string written = formats::topology_json(read.topology, "m", read.notes, read.memory_tiers).dump(2);
+  const formats::topology_document again = formats::parse_topology_json(written, "m.json");
+  CHECK(formats::topology_json(again.topology, "m", again.notes, again.memory_tiers).dump(2) == written);
+  // Without tiers nothing is written, and nothing read.
+  CHECK(formats::parse_topology_json("{" + nodes + "}", "m.json").memory_tiers.empty());
+  CHECK(formats::topology_json(read.topology, "m", {}).dump().find("memory_tiers") == std::string::npos);
+
+  const auto refused = [&](const std::string& tiers) {
+    return refusal<formats::topology_file_error>([&] { formats::parse_topology_json(with(tiers), "m.json"); });
+  };
+  CHECK(refused(R"([{"tier": 4, "nodes": [0, 1]}])") ==
+        "m.json: /memory_tiers: node 2 has memory but is in no tier; the kernel puts every memory node in one");
+  CHECK(refused(R"([{"tier": 4, "nodes": [0, 1, 2]}, {"tier": 22, "nodes": [2]}])") ==
+        "m.json: /memory_tiers/1/nodes/0: node 2 is also in /memory_tiers/0");
+  CHECK(refused(R"([{"tier": 4, "nodes": [0, 1, 7]}])") == "m.json: /memory_tiers/0/nodes/2: node 7 is not in the topology");
+  CHECK(refused(R"([{"tier": 4, "nodes": [0, 1]}, {"tier": 4, "nodes": [2]}])") ==
+        "m.json: /memory_tiers/1/tier: tier 4 is also /memory_tiers/0's");
+  CHECK(refused(R"([{"tier": -1, "nodes": [0]}])").starts_with("m.json: /memory_tiers/0/tier: expected a whole number"));
+  CHECK(refused(R"([{"tier": 16777216, "nodes": [0]}])") == "m.json: /memory_tiers/0/tier: 16777216 is more than 16777215");
+  CHECK(refused(R"([{"tier": 4, "nodes": []}])").starts_with("m.json: /memory_tiers/0/nodes: expected a non-empty array"));
+  CHECK(refused(R"([{"tier": 4}])") == "m.json: /memory_tiers/0: has no \"nodes\"");
+  CHECK(refused(R"([{"tier": 4, "nodes": [0], "adistance": 576}])") ==
+        "m.json: /memory_tiers/0/adistance: unknown key; a tier has tier and nodes");
+  CHECK(refused(R"({"tier": 4})").starts_with("m.json: /memory_tiers: expected an array of tiers"));
+  // A memoryless node is in no tier.
+  const std::string memoryless = R"({"nodes": [
+      {"id": 0, "cpu_list": "0-3", "distances": [10, 20]},
+      {"id": 1, "cpu_list": "4-7", "has_memory": false, "distances": [20, 10]}],
+    "memory_tiers": [{"tier": 4, "nodes": [0, 1]}]})";
+  CHECK(refusal<formats::topology_file_error>([&] { formats::parse_topology_json(memoryless, "m.json"); }) ==
+        "m.json: /memory_tiers/0/nodes/1: node 1 has no memory; only memory nodes are in tiers");
+}
+
 TEST_CASE("machine costs read back to the same costs, and must fit their machine") {
   const numaplace::sim::machine_costs costs = numaplace::sim::dl980_g7_costs();
   const std::string written = formats::machine_costs_json(costs).dump(2);

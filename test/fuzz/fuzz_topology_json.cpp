@@ -15,9 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   namespace formats = numaplace::formats;
   try {
     const formats::topology_document t = formats::parse_topology_json(as_text(data, size), "fuzz.json");
-    const std::string printed = formats::topology_json(t.topology, "file fuzz.json", t.notes).dump(2);
+    const std::string printed = formats::topology_json(t.topology, "file fuzz.json", t.notes, t.memory_tiers).dump(2);
     const formats::topology_document again = formats::parse_topology_json(printed, "fuzz.json");
-    NUMAPLACE_FUZZ_CHECK(formats::topology_json(again.topology, "file fuzz.json", again.notes).dump(2) == printed);
+    NUMAPLACE_FUZZ_CHECK(formats::topology_json(again.topology, "file fuzz.json", again.notes, again.memory_tiers).dump(2) == printed);
   } catch (const formats::topology_file_error& e) {
     const std::string what = e.what();
     // "fuzz.json:LINE:COLUMN: ...", "fuzz.json: /json/pointer: ..." or "fuzz.json: ..." (the whole file).

@@ -65,11 +65,8 @@ class topo_command final : public command {
         fmt::print("{}\n", word);
       }
     } else if (json_) {
-      fmt::print("{}\n", numaplace::formats::topology_json(loaded.topology, loaded.source, loaded.notes).dump(2));
-      // The topology format has no memory tiers: a file read back is the untiered machine.
-      if (!loaded.memory_tiers.empty()) {
-        fmt::print(stderr, "note: {}'s memory tiers are not written; the topology format has none\n", loaded.source);
-      }
+      fmt::print("{}\n",
+                 numaplace::formats::topology_json(loaded.topology, loaded.source, loaded.notes, loaded.memory_tiers).dump(2));
     } else {
       print_topology_text(loaded);
     }

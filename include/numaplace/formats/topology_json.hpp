@@ -22,6 +22,7 @@
 #include "../topology/cpulist.hpp"
 #include "../topology/dynamic_topology.hpp"
 #include "../topology/error.hpp"
+#include "../topology/memory_tiers.hpp"
 #include "../topology/neighbour_circles.hpp"
 #include "../topology/types.hpp"
 #include "format_error.hpp"
@@ -45,6 +46,9 @@ class topology_file_error : public format_error {
 struct topology_document {
   dynamic_topology topology;
   std::vector<std::string> notes;  ///< caveats, e.g. distances hwloc did not report
+  /// The kernel's memory tiers (topology/memory_tiers.hpp), fastest first; empty when the
+  /// document gives none.
+  std::vector<numaplace::memory_tier> memory_tiers;
 };
 
 namespace topology_json_detail {
@@ -62,6 +66,9 @@ inline constexpr std::string_view derived_node_keys[] = {"neighbours", "circles"
 
 // Problems at a JSON pointer, or at a line and column of the text for syntax errors.
 using checker = json_checker<topology_file_error>;
+
+// The largest tier id: an abstract distance is a C int, a tier 128 of them.
+inline constexpr std::uint64_t max_memory_tier_id = std::numeric_limits<int>::max() >> numaplace::memtier_chunk_bits;
 
 template <std::size_t N>
 bool among(std::string_view key, const std::string_view (&keys)[N]) {
@@ -146,6 +153,51 @@ inline numaplace::node_attributes node_at(const checker& c, const json& node, co
   return a;
 }
 
+// "memory_tiers": [{"tier": 4, "nodes": [0, 1]}, ...], any order: each node with memory in
+// exactly one tier, as the kernel keeps them (memory_tierN/nodelist). Fastest first.
+inline std::vector<numaplace::memory_tier> memory_tiers_at(const checker& c, const json& v, const dynamic_topology& t) {
+  const std::string path = "/memory_tiers";
+  if (!v.is_array()) c.fail(path, fmt::format("expected an array of tiers such as {{\"tier\": 4, \"nodes\": [0, 1]}}, got {}", shown(v)));
+  std::vector<numaplace::memory_tier> tiers;
+  std::vector<std::optional<std::size_t>> tier_of(t.node_count());  // the entry naming each node
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const json& entry = v[k];
+    const std::string at = fmt::format("{}/{}", path, k);
+    if (!entry.is_object()) c.fail(at, fmt::format("expected a tier object, got {}", shown(entry)));
+    for (const auto& [key, value] : entry.items()) {
+      if (key != "tier" && key != "nodes") c.fail(at + "/" + key, "unknown key; a tier has tier and nodes");
+    }
+    if (!entry.contains("tier")) c.fail(at, "has no \"tier\" (memory_tierN's N)");
+    if (!entry.contains("nodes")) c.fail(at, "has no \"nodes\"");
+    numaplace::memory_tier tier;
+    tier.id = static_cast<unsigned>(unsigned_at(c, entry["tier"], at + "/tier", max_memory_tier_id));
+    for (std::size_t j = 0; j < tiers.size(); ++j) {
+      if (tiers[j].id == tier.id) c.fail(at + "/tier", fmt::format("tier {} is also {}/{}'s", tier.id, path, j));
+    }
+    const json& nodes = entry["nodes"];
+    if (!nodes.is_array() || nodes.empty()) c.fail(at + "/nodes", fmt::format("expected a non-empty array of node ids, got {}", shown(nodes)));
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::string node_at = fmt::format("{}/nodes/{}", at, i);
+      const auto id = static_cast<node_id>(unsigned_at(c, nodes[i], node_at, static_cast<std::uint64_t>(std::numeric_limits<node_id>::max())));
+      const std::optional<node_index> n = t.index_of(id);
+      if (!n) c.fail(node_at, fmt::format("node {} is not in the topology", id));
+      if (!t.has_memory(*n)) c.fail(node_at, fmt::format("node {} has no memory; only memory nodes are in tiers", id));
+      if (tier_of[*n]) c.fail(node_at, fmt::format("node {} is also in {}/{}", id, path, *tier_of[*n]));
+      tier_of[*n] = k;
+      tier.nodes.push_back(static_cast<unsigned>(id));
+    }
+    std::sort(tier.nodes.begin(), tier.nodes.end());
+    tiers.push_back(std::move(tier));
+  }
+  for (node_index n = 0; n < t.node_count(); ++n) {
+    if (t.has_memory(n) && !tier_of[n]) {
+      c.fail(path, fmt::format("node {} has memory but is in no tier; the kernel puts every memory node in one", t.id_of(n)));
+    }
+  }
+  std::sort(tiers.begin(), tiers.end(), [](const numaplace::memory_tier& a, const numaplace::memory_tier& b) { return a.id < b.id; });
+  return tiers;
+}
+
 }  // namespace topology_json_detail
 
 /// True when `text` looks like JSON (its first non-blank character is '{'); the other
@@ -173,8 +225,9 @@ inline topology_document parse_topology_json(std::string_view text, const std::s
   check_stamp(doc, topology_format, topology_schema_version,
               [&](std::string_view path, const std::string& what) { c.fail(path, what); });
   for (const auto& [key, value] : doc.items()) {
-    if (!is_stamp_key(key) && key != "nodes" && key != "distances" && key != "notes" && !among(key, derived_top_keys)) {
-      c.fail("/" + key, "unknown key; a topology has nodes, distances and notes (the rest of topo --json is derived)");
+    if (!is_stamp_key(key) && key != "nodes" && key != "distances" && key != "notes" && key != "memory_tiers" &&
+        !among(key, derived_top_keys)) {
+      c.fail("/" + key, "unknown key; a topology has nodes, distances, memory_tiers and notes (the rest of topo --json is derived)");
     }
   }
 
@@ -231,7 +284,7 @@ inline topology_document parse_topology_json(std::string_view text, const std::s
     if (w.row && w.column) at += fmt::format("/{}", *w.column);
     c.fail(at, e.reason());
   }
-  topology_document loaded{std::move(*topology), {}};
+  topology_document loaded{std::move(*topology), {}, {}};
   if (const auto notes = doc.find("notes"); notes != doc.end()) {
     if (!notes->is_array()) c.fail("/notes", fmt::format("expected an array of strings, got {}", shown(*notes)));
     for (std::size_t i = 0; i < notes->size(); ++i) {
@@ -239,6 +292,7 @@ inline topology_document parse_topology_json(std::string_view text, const std::s
       loaded.notes.push_back((*notes)[i].get<std::string>());
     }
   }
+  if (const auto tiers = doc.find("memory_tiers"); tiers != doc.end()) loaded.memory_tiers = memory_tiers_at(c, *tiers, loaded.topology);
   return loaded;
 }
 
@@ -286,11 +340,14 @@ inline nlohmann::ordered_json asymmetries_json(const dynamic_topology& t) {
 ///  "kind", "levels", "local_distance", "max_distance", "node_count",
 ///  "nodes": [{"id", "cpus", "cpu_list", "memory_bytes", "has_cpu", "has_memory", "distances",
 ///             "neighbours", "circles": [{"distance", "nodes"}]}],
-///  "distances", "asymmetries": [{"from", "to", "forward", "backward"}]}
-/// Node references ("neighbours", "circles", "asymmetries") are OS node ids; matrix rows and
-/// columns follow the "nodes" array. parse_topology_json reads it back to the same machine.
+///  "distances", "asymmetries": [{"from", "to", "forward", "backward"}],
+///  "memory_tiers": [{"tier", "nodes"}] (only when `tiers` has any)}
+/// Node references ("neighbours", "circles", "asymmetries", tiers' "nodes") are OS node ids;
+/// matrix rows and columns follow the "nodes" array. parse_topology_json reads it back to the
+/// same machine.
 inline nlohmann::ordered_json topology_json(const dynamic_topology& t, const std::string& source,
-                                            const std::vector<std::string>& notes) {
+                                            const std::vector<std::string>& notes,
+                                            const std::vector<numaplace::memory_tier>& tiers = {}) {
   using namespace topology_json_detail;
   nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
   nlohmann::ordered_json matrix = nlohmann::ordered_json::array();
@@ -308,6 +365,11 @@ inline nlohmann::ordered_json topology_json(const dynamic_topology& t, const std
                                 {"nodes", nodes},
                                 {"distances", matrix},
                                 {"asymmetries", asymmetries_json(t)}};
+  if (!tiers.empty()) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const numaplace::memory_tier& tier : tiers) list.push_back({{"tier", tier.id}, {"nodes", tier.nodes}});
+    doc["memory_tiers"] = list;
+  }
   stamp_json(doc, topology_format, topology_schema_version);
   return doc;
 }

@@ -44,8 +44,9 @@ struct loaded_topology {
   /// Threads per core, where the source says (hwloc: the PUs of PU 0's core); none otherwise.
   /// A sysfs tree's is read beside it (numaplace/topology/sysfs_smt.hpp).
   std::optional<unsigned> threads_per_core;
-  /// The kernel's memory tiers (topology/memory_tiers.hpp), fastest first, where the source is
-  /// this machine or a copied /sys tree that has them; empty otherwise.
+  /// The kernel's memory tiers (topology/memory_tiers.hpp), fastest first, where the source
+  /// gives them: this machine, a copied /sys tree that has them, a topology document's
+  /// "memory_tiers", a preset whose costs put a node below DRAM; empty otherwise.
   std::vector<numaplace::memory_tier> memory_tiers;
 };
 
@@ -116,7 +117,7 @@ inline loaded_topology load_topology_file(const std::string& path) {
       read_input(path, "a topology file (topo --json output, a distance matrix or numactl --hardware output)");
   if (looks_like_json(text)) {
     topology_document doc = parse_topology_json(text, name);
-    return {std::move(doc.topology), source, std::move(doc.notes), {}, {}, {}};
+    return {std::move(doc.topology), source, std::move(doc.notes), {}, {}, std::move(doc.memory_tiers)};
   }
   numaplace::load::numactl_details details;
   loaded_topology loaded{numaplace::load::text(text, name, &details), source, {}, {}, {}, {}};
@@ -149,7 +150,7 @@ inline std::optional<loaded_topology> load_topology_source(const machine_request
   if (request.topology_json) {
     topology_document doc = parse_topology_json(*request.topology_json, request.topology_json_source);
     return loaded_topology{std::move(doc.topology), fmt::format("file {}", request.topology_json_source),
-                           std::move(doc.notes), {}, {}, {}};
+                           std::move(doc.notes), {}, {}, std::move(doc.memory_tiers)};
   }
   if (request.name) return load_preset(*request.name);
   if (request.sysfs) return load_sysfs_source(*request.sysfs, "sysfs");
