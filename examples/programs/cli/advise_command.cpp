@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
@@ -359,20 +360,33 @@ class advise_command final : public command {
     return c.nodes;
   }
 
-  // The kernel ranks a node in a tier below the fastest (topology/memory_tiers.hpp) as slower
-  // memory, whatever its distance says: say so when the advice puts the job's memory there.
+  // The kernel ranks a node below the top tier (topology/memory_tiers.hpp) as slower memory,
+  // whatever its distance says: say so when the advice puts the job's memory there.
   static void note_lower_tiers(const numaplace::dynamic_topology& t, const std::vector<node_index>& nodes,
                                const std::vector<numaplace::memory_tier>& tiers) {
-    if (tiers.size() < 2) return;
+    const std::vector<bool> lower = numaplace::lower_tier_flags(t, tiers);
+    const auto is_lower = [&](unsigned id) {
+      const auto n = t.index_of(static_cast<numaplace::node_id>(id));
+      return n && lower[*n];
+    };
+    // Tiers are fastest first and the lower ones a suffix: the top tier ends where they begin.
+    const auto first_lower = std::find_if(tiers.begin(), tiers.end(), [&](const numaplace::memory_tier& k) {
+      return !k.nodes.empty() && is_lower(k.nodes.front());
+    });
+    if (first_lower == tiers.begin() || first_lower == tiers.end()) return;
+    std::vector<unsigned> top_nodes;
+    for (auto k = tiers.begin(); k != first_lower; ++k) top_nodes.insert(top_nodes.end(), k->nodes.begin(), k->nodes.end());
+    std::sort(top_nodes.begin(), top_nodes.end());
     for (const node_index i : nodes) {
+      if (!lower[i]) continue;
       const auto id = static_cast<unsigned>(t.id_of(i));
-      for (std::size_t k = 1; k < tiers.size(); ++k) {
-        if (!t.has_memory(i) || std::find(tiers[k].nodes.begin(), tiers[k].nodes.end(), id) == tiers[k].nodes.end()) continue;
-        fmt::print(stderr,
-                   "note: node {} is in memory tier {}, below tier {} (nodes {}): the job's memory there is slower "
-                   "(with numa_balancing=2 the kernel promotes its hot pages to a faster node)\n",
-                   id, tiers[k].id, tiers.front().id, numaplace::format_cpulist(tiers.front().nodes));
-      }
+      const auto tier = std::find_if(first_lower, tiers.end(), [&](const numaplace::memory_tier& k) {
+        return std::find(k.nodes.begin(), k.nodes.end(), id) != k.nodes.end();
+      });
+      fmt::print(stderr,
+                 "note: node {} is in memory tier {}, below tier {} (nodes {}): the job's memory there is slower "
+                 "(with numa_balancing=2 the kernel promotes its hot pages to a faster node)\n",
+                 id, tier->id, std::prev(first_lower)->id, numaplace::format_cpulist(top_nodes));
     }
   }
 
