@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../policy/tier_promotion.hpp"
@@ -63,15 +64,16 @@ class memory_tiering {
         break;
       }
     }
-    unsigned top_tier = 0;
+    std::vector<std::pair<unsigned, unsigned>> node_tier;  // (dense index, tier) of memory nodes
     for (node_index i = 0; i < n; ++i) {
       long adistance = memtier_adistance_dram;
       if (cpus[i] == 0 && dram != no_node) adistance = abstract_distance(performance(hw, cpus, i), performance(hw, cpus, dram));
       if (adistance < 0) adistance = memtier_adistance_dram;  // no figures: the kernel's default tier
       tier_[i] = memory_tier_id(adistance);
-      if (cpus[i] != 0) top_tier = std::max(top_tier, tier_[i]);
+      if (topo.has_memory(i)) node_tier.emplace_back(static_cast<unsigned>(i), tier_[i]);
     }
-    for (node_index i = 0; i < n; ++i) top_[i] = tier_[i] <= top_tier || !topo.has_memory(i);
+    const auto has_cpus = [&](unsigned i) { return cpus[i] != 0; };
+    for (const unsigned i : lower_tier_nodes(group_memory_tiers(node_tier), has_cpus)) top_[i] = 0;
     targets_.resize(n);
     for (node_index i = 0; i < n; ++i) {
       for (node_index j = 0; j < n; ++j) {
